@@ -1,0 +1,36 @@
+package dev.aerun.runtime.contract;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How the request contract is applied: who is trusted, and whether private platform headers stay
+ * visible to the app. Read once at startup, then passed down.
+ *
+ * @param trustPolicy which peers may send platform headers
+ * @param allHeaders {@code appengine.use.allheaders}: keep private headers visible to the app (they
+ *     are still removed when the peer is not trusted)
+ */
+public record ContractOptions(TrustPolicy trustPolicy, boolean allHeaders) {
+  /** The system property that keeps private platform headers visible to the app. */
+  public static final String ALL_HEADERS_PROPERTY = "appengine.use.allheaders";
+
+  public ContractOptions {
+    Objects.requireNonNull(trustPolicy, "trustPolicy");
+  }
+
+  /** Trust nobody, hide private headers: the safe default off the managed platform. */
+  public static ContractOptions defaults() {
+    return new ContractOptions(TrustPolicy.trustNone(), false);
+  }
+
+  /**
+   * Options from already-collected properties (descriptor and {@code -D} merged by the caller):
+   * {@value #ALL_HEADERS_PROPERTY} is on when its value is {@code true}, ignoring case.
+   */
+  public static ContractOptions fromProperties(
+      Map<String, String> properties, TrustPolicy trustPolicy) {
+    return new ContractOptions(
+        trustPolicy, Boolean.parseBoolean(properties.get(ALL_HEADERS_PROPERTY)));
+  }
+}

@@ -1,0 +1,74 @@
+package dev.aerun.runtime.contract;
+
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.handler.SizeLimitHandler;
+
+/**
+ * The size limits of DESIGN §4, the same in both modes.
+ *
+ * <ul>
+ *   <li>Request body over {@link #requestBodyLimit()} → 413: rejected before the app runs when
+ *       {@code Content-Length} says so, otherwise the app's read fails once the streamed bytes pass
+ *       the limit (Jetty's {@link SizeLimitHandler}).
+ *   <li>Response body over {@link #responseBodyLimit()} → 500 if the response is not committed yet,
+ *       otherwise the stream is aborted (the client sees a truncated response). Lifted by {@code
+ *       appengine.ignore.responseSizeLimit}.
+ *   <li>Request line and headers over {@link #requestHeaderSize()} bytes → 431 (Jetty's parser). 64
+ *       KiB: far above what browsers send (about 8 KiB) and what the platform front end forwards,
+ *       but it bounds what one request can pin in memory.
+ * </ul>
+ *
+ * @param requestBodyLimit request body limit in bytes, or -1 for none
+ * @param responseBodyLimit response body limit in bytes, or -1 for none
+ * @param ignoreResponseSizeLimit {@code appengine.ignore.responseSizeLimit}: no response limit
+ * @param requestHeaderSize the largest request line plus header section, in bytes
+ */
+public record RequestLimits(
+    long requestBodyLimit,
+    long responseBodyLimit,
+    boolean ignoreResponseSizeLimit,
+    int requestHeaderSize) {
+  /** The system property that lifts the response size limit. */
+  public static final String IGNORE_RESPONSE_SIZE_LIMIT_PROPERTY =
+      "appengine.ignore.responseSizeLimit";
+
+  /** 32 MiB: the platform's limit for request and response bodies. */
+  public static final long DEFAULT_BODY_LIMIT = 32L * 1024 * 1024;
+
+  /** 64 KiB of request line and headers. */
+  public static final int DEFAULT_REQUEST_HEADER_SIZE = 64 * 1024;
+
+  public RequestLimits {
+    if (requestHeaderSize <= 0) {
+      throw new IllegalArgumentException(
+          "requestHeaderSize must be positive: " + requestHeaderSize);
+    }
+  }
+
+  /** The platform's limits: 32 MiB bodies, 64 KiB headers. */
+  public static RequestLimits defaults() {
+    return new RequestLimits(
+        DEFAULT_BODY_LIMIT, DEFAULT_BODY_LIMIT, false, DEFAULT_REQUEST_HEADER_SIZE);
+  }
+
+  /** These limits with {@code appengine.ignore.responseSizeLimit} set to {@code ignore}. */
+  public RequestLimits withIgnoreResponseSizeLimit(boolean ignore) {
+    return new RequestLimits(requestBodyLimit, responseBodyLimit, ignore, requestHeaderSize);
+  }
+
+  /** The response limit in force: -1 when lifted. */
+  public long effectiveResponseBodyLimit() {
+    return ignoreResponseSizeLimit ? -1 : responseBodyLimit;
+  }
+
+  /** A new handler enforcing the body limits; put it in front of the app. */
+  public Handler.Wrapper newBodySizeLimitHandler() {
+    return new SizeLimitHandler(requestBodyLimit, effectiveResponseBodyLimit());
+  }
+
+  /** Applies the header limit to a connector's configuration. */
+  public void configure(HttpConfiguration configuration) {
+    configuration.setRequestHeaderSize(requestHeaderSize);
+  }
+}

@@ -1,0 +1,136 @@
+package dev.aerun.runtime.contract;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which TCP peers are trusted to send platform headers ({@code X-AppEngine-*}, {@code
+ * X-Google-Internal-*}, {@code Forwarded}, {@code X-Forwarded-*}).
+ *
+ * <p>Immutable and thread-safe. On the managed platform the front end is the only peer, so {@link
+ * #trustAll()} fits; anywhere else the default is {@link #trustNone()}, or an explicit list of
+ * proxy addresses via {@link #parse(String)}.
+ */
+public final class TrustPolicy {
+  private static final TrustPolicy ALL = new TrustPolicy(true, List.of(), "all");
+  private static final TrustPolicy NONE = new TrustPolicy(false, List.of(), "none");
+
+  private final boolean all;
+  private final List<Block> blocks;
+  private final String description;
+
+  private TrustPolicy(boolean all, List<Block> blocks, String description) {
+    this.all = all;
+    this.blocks = blocks;
+    this.description = description;
+  }
+
+  /** Trusts every peer: only correct where the platform front end is the only possible peer. */
+  public static TrustPolicy trustAll() {
+    return ALL;
+  }
+
+  /** Trusts no peer: every platform header is removed. The default off the managed platform. */
+  public static TrustPolicy trustNone() {
+    return NONE;
+  }
+
+  /**
+   * Parses a comma-separated list of IP addresses and CIDR blocks, IPv4 or IPv6, for example {@code
+   * "127.0.0.1,10.0.0.0/8,::1,fd00::/8"}. Spaces around entries are ignored; a blank string means
+   * {@link #trustNone()}. Host names are not accepted (no DNS lookups).
+   *
+   * @throws IllegalArgumentException naming the bad entry if any entry is not an address or block
+   */
+  public static TrustPolicy parse(String list) {
+    if (list == null || list.isBlank()) {
+      return NONE;
+    }
+    List<Block> blocks = new ArrayList<>();
+    for (String raw : list.split(",", -1)) {
+      String entry = raw.trim();
+      if (entry.isEmpty()) {
+        throw new IllegalArgumentException("Empty entry in trusted address list '" + list + "'");
+      }
+      blocks.add(Block.parse(entry));
+    }
+    return new TrustPolicy(false, List.copyOf(blocks), list.strip());
+  }
+
+  /** Whether a peer at {@code address} is trusted; null is never trusted unless trusting all. */
+  public boolean isTrusted(InetAddress address) {
+    if (all) {
+      return true;
+    }
+    if (address == null) {
+      return false;
+    }
+    byte[] bytes = address.getAddress();
+    for (Block block : blocks) {
+      if (block.contains(bytes)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public String toString() {
+    return "TrustPolicy[" + description + "]";
+  }
+
+  /** An address block: network bytes and prefix length. */
+  private record Block(byte[] network, int prefixBits) {
+    static Block parse(String entry) {
+      int slash = entry.indexOf('/');
+      String addressText = slash < 0 ? entry : entry.substring(0, slash);
+      InetAddress address = IpLiterals.parse(addressText);
+      if (address == null) {
+        throw new IllegalArgumentException(
+            "Not an IP address or CIDR block: '" + entry + "' (host names are not accepted)");
+      }
+      byte[] network = address.getAddress();
+      int maxBits = network.length * 8;
+      int prefix = maxBits;
+      if (slash >= 0) {
+        String prefixText = entry.substring(slash + 1);
+        try {
+          prefix = Integer.parseInt(prefixText);
+        } catch (NumberFormatException e) {
+          prefix = -1;
+        }
+        if (prefix < 0 || prefix > maxBits || !prefixText.chars().allMatch(Character::isDigit)) {
+          throw new IllegalArgumentException(
+              "Bad prefix length in '" + entry + "': must be 0 to " + maxBits);
+        }
+      }
+      mask(network, prefix);
+      return new Block(network, prefix);
+    }
+
+    boolean contains(byte[] candidate) {
+      if (candidate.length != network.length) {
+        return false;
+      }
+      for (int i = 0; i < candidate.length; i++) {
+        if ((candidate[i] & maskByte(i, prefixBits)) != (network[i] & 0xFF)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static void mask(byte[] bytes, int prefixBits) {
+      for (int i = 0; i < bytes.length; i++) {
+        bytes[i] &= (byte) maskByte(i, prefixBits);
+      }
+    }
+
+    /** The mask of byte {@code index} for a prefix of {@code prefixBits}, as 0..255. */
+    private static int maskByte(int index, int prefixBits) {
+      int bitsInByte = Math.max(0, Math.min(8, prefixBits - index * 8));
+      return (0xFF << (8 - bitsInByte)) & 0xFF;
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package dev.aerun.runtime.server;
+
+import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.errors.NoDetailsErrorHandler;
+import java.time.Duration;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * How every server that faces clients is built, whatever the mode: HttpConnector mode's server and
+ * legacy mode's front server share these pieces, so the answers Jetty gives on its own (400 for
+ * malformed HTTP, 431 for oversized headers, the error pages) are byte-identical in both modes.
+ *
+ * <ul>
+ *   <li>{@link #newServer}: a named {@link QueuedThreadPool} and the {@link NoDetailsErrorHandler}.
+ *   <li>{@link #newConnector}: HTTP/1.1 with no {@code Server} or {@code X-Powered-By} header, a
+ *       {@code Date} header, the header size limit of {@link RequestLimits#configure}, and the idle
+ *       timeout.
+ *   <li>{@link #startThenOpen}: deploy everything first, open the port last.
+ * </ul>
+ */
+public final class PublicServers {
+  private PublicServers() {}
+
+  /**
+   * A server with no connector yet: its thread pool (threads named {@code threadPoolName-N}) and
+   * the error page that shows no details.
+   */
+  public static Server newServer(String threadPoolName, int maxThreads) {
+    QueuedThreadPool threads = new QueuedThreadPool(maxThreads);
+    threads.setName(threadPoolName);
+    Server server = new Server(threads);
+    server.setErrorHandler(new NoDetailsErrorHandler());
+    return server;
+  }
+
+  /** The HTTP configuration of every public connector. */
+  public static HttpConfiguration newHttpConfiguration(RequestLimits limits) {
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setSendXPoweredBy(false);
+    http.setSendDateHeader(true);
+    limits.configure(http);
+    return http;
+  }
+
+  /**
+   * A plain HTTP/1.1 connector for {@code server}, not yet added to it: see {@link #startThenOpen}.
+   *
+   * @param host the address to bind, or null for all interfaces
+   * @param port the port; 0 picks a free one
+   */
+  public static ServerConnector newConnector(
+      Server server, RequestLimits limits, String host, int port, Duration idleTimeout) {
+    ServerConnector connector =
+        new ServerConnector(server, new HttpConnectionFactory(newHttpConfiguration(limits)));
+    connector.setHost(host);
+    connector.setPort(port);
+    connector.setIdleTimeout(idleTimeout.toMillis());
+    return connector;
+  }
+
+  /**
+   * Starts {@code server} (deploying every handler, the webapp above all), and only then adds and
+   * starts {@code connector}. Jetty would otherwise open the port even when the deployment failed,
+   * and a client could reach a half-started server. If anything fails, the server is stopped and
+   * the port was never opened (or is closed again).
+   */
+  public static void startThenOpen(Server server, ServerConnector connector) throws Exception {
+    server.start();
+    try {
+      server.addConnector(connector);
+      if (!connector.isStarted()) {
+        connector.start();
+      }
+    } catch (Exception e) {
+      try {
+        server.stop();
+      } catch (Exception suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,239 @@
+package dev.aerun.runtime.statics;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.eclipse.jetty.http.CompressedContentFormat;
+import org.eclipse.jetty.http.DateGenerator;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.MimeTypes;
+import org.eclipse.jetty.http.content.HttpContent;
+import org.eclipse.jetty.http.content.PreCompressedHttpContentFactory;
+import org.eclipse.jetty.http.content.ResourceHttpContentFactory;
+import org.eclipse.jetty.io.ByteBufferPool;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.ResourceService;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.resource.ResourceFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the app's static files in front of the webapp, the way the platform's front end does:
+ * requests for a static file are answered here and never enter the servlet chain (no filter, no
+ * servlet, no session); every other request goes on to the wrapped webapp unchanged.
+ *
+ * <p>What is static is decided once, when the handler starts (see {@link StaticFileIndex}). The
+ * files come from the started webapp's base resource (the exploded app, or where Jetty unpacked the
+ * WAR), found as the {@link ContextHandler} among the wrapped handlers, unless an app root was
+ * given. Responses carry {@code ETag}, {@code Last-Modified}, {@code Accept-Ranges} and the rule's
+ * {@code Cache-Control}/{@code Expires} and extra headers; conditional and range requests and
+ * precompressed {@code .gz} variants are handled by Jetty's {@link ResourceService}. Only {@code
+ * GET} and {@code HEAD} are allowed on a static file (405 otherwise). Error answers use the app's
+ * {@code static-error-handlers} page when it has one.
+ */
+public final class StaticFilesHandler extends Handler.Wrapper {
+  private static final Logger LOG = LoggerFactory.getLogger(StaticFilesHandler.class);
+  private static final List<String> DEFAULT_WELCOME_FILES =
+      List.of("index.html", "index.htm", "index.jsp");
+
+  private final StaticFileRules rules;
+  private final Path appRoot;
+  private final Map<String, String> errorHandlers;
+
+  /** The index and how to serve it, swapped as one so a request sees a consistent pair. */
+  private volatile Service service;
+
+  /**
+   * @param rules what is static
+   * @param appRoot the app's root directory, or null to take the wrapped context's base resource
+   *     once it started
+   * @param errorHandlers {@code static-error-handlers}: error code ({@code default} for the one
+   *     without) to the file, relative to the app root
+   * @param webapp the handler non-static requests go to
+   */
+  StaticFilesHandler(
+      StaticFileRules rules, Path appRoot, Map<String, String> errorHandlers, Handler webapp) {
+    super(webapp);
+    this.rules = Objects.requireNonNull(rules, "rules");
+    this.appRoot = appRoot;
+    this.errorHandlers = Map.copyOf(errorHandlers);
+  }
+
+  @Override
+  protected void doStart() throws Exception {
+    // The webapp starts first: only then is a WAR unpacked and its base resource known.
+    super.doStart();
+    ContextHandler context = getDescendant(ContextHandler.class);
+    Path root = appRoot != null ? appRoot : baseDirectory(context);
+    String contextPath = context == null ? "/" : context.getContextPath();
+    if (root == null) {
+      LOG.warn("The app has no base directory: its static files are served by the app itself");
+      return;
+    }
+    List<String> welcomeFiles = WelcomeFiles.read(root).orElse(DEFAULT_WELCOME_FILES);
+    StaticFileIndex built = StaticFileIndex.build(root, rules, contextPath, welcomeFiles);
+    ErrorPages errorPages = ErrorPages.load(root, errorHandlers);
+    MimeTypes mimeTypes =
+        context == null || context.getMimeTypes() == null
+            ? MimeTypes.DEFAULTS
+            : context.getMimeTypes();
+    ByteBufferPool.Sized buffers =
+        new ByteBufferPool.Sized(getServer().getByteBufferPool(), false, 32 * 1024);
+    service = new Service(built, mimeTypes, buffers, errorPages);
+    LOG.info("{} static paths under {}", built.size(), built.publicRoot());
+  }
+
+  @Override
+  protected void doStop() throws Exception {
+    service = null;
+    super.doStop();
+  }
+
+  private static Path baseDirectory(ContextHandler context) {
+    if (context == null || context.getBaseResource() == null) {
+      return null;
+    }
+    return context.getBaseResource().getPath();
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    Service resources = service;
+    String path = request.getHttpURI().getCanonicalPath();
+    StaticFileIndex.Entry entry =
+        resources == null || path == null ? null : resources.index.lookup(path);
+    if (entry == null) {
+      return super.handle(request, response, callback);
+    }
+    String method = request.getMethod();
+    if (!HttpMethod.GET.is(method) && !HttpMethod.HEAD.is(method)) {
+      response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
+      resources.error(request, response, callback, HttpStatus.METHOD_NOT_ALLOWED_405);
+      return true;
+    }
+    HttpContent content = resources.getContent(entry.resourcePath(), request);
+    if (content == null) {
+      // Deleted since start-up: the file is gone for the app too.
+      resources.error(request, response, callback, HttpStatus.NOT_FOUND_404);
+      return true;
+    }
+    if (!entry.directory() || path.endsWith("/")) {
+      // Not on the redirect from dir to dir/: only content is cached for the rule's time.
+      putCachingHeaders(response, entry.rule());
+    }
+    resources.doGet(request, response, callback, content);
+    return true;
+  }
+
+  /** The rule's expiration, then its own headers, which win over the computed ones. */
+  static void putCachingHeaders(Response response, StaticFileRules.Rule rule) {
+    long seconds = rule.expirationSeconds();
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "public, max-age=" + seconds);
+    response
+        .getHeaders()
+        .put(
+            HttpHeader.EXPIRES,
+            DateGenerator.formatDate(System.currentTimeMillis() + seconds * 1000));
+    rule.httpHeaders().forEach((name, value) -> response.getHeaders().put(name, value));
+  }
+
+  /** Jetty's resource service over the index, with the app's error pages. */
+  private static final class Service extends ResourceService {
+    final StaticFileIndex index;
+    private final ErrorPages errorPages;
+
+    Service(
+        StaticFileIndex index,
+        MimeTypes mimeTypes,
+        ByteBufferPool.Sized buffers,
+        ErrorPages errorPages) {
+      this.index = index;
+      this.errorPages = errorPages;
+      ResourceFactory files = ResourceFactory.root();
+      HttpContent.Factory resources =
+          new ResourceHttpContentFactory(files.newResource(index.publicRoot()), mimeTypes, buffers);
+      // The index holds no links, but a precompressed variant is looked up beside its file: a
+      // link (an alias of another path) is never served, as it could lead out of the app.
+      HttpContent.Factory factory =
+          path -> {
+            HttpContent content = resources.getContent(path);
+            return content == null || content.getResource().isAlias() ? null : content;
+          };
+      List<CompressedContentFormat> compressed = List.of(CompressedContentFormat.GZIP);
+      setHttpContentFactory(new PreCompressedHttpContentFactory(factory, compressed));
+      setPrecompressedFormats(compressed);
+      setEtags(true);
+      setAcceptRanges(true);
+      // Directories are served only through their welcome file; never listed.
+      setDirAllowed(false);
+      setWelcomeMode(WelcomeMode.SERVE);
+      setWelcomeFactory(
+          (content, request) -> {
+            StaticFileIndex.Entry entry = index.lookup(request.getHttpURI().getCanonicalPath());
+            return entry == null ? null : entry.welcomeTarget();
+          });
+    }
+
+    void error(Request request, Response response, Callback callback, int status) {
+      writeHttpError(request, response, callback, status);
+    }
+
+    @Override
+    protected void writeHttpError(
+        Request request, Response response, Callback callback, int status) {
+      if (!serveErrorPage(response, callback, status)) {
+        super.writeHttpError(request, response, callback, status);
+      }
+    }
+
+    @Override
+    protected void writeHttpError(
+        Request request, Response response, Callback callback, Throwable cause) {
+      if (!serveErrorPage(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500)) {
+        super.writeHttpError(request, response, callback, cause);
+      }
+    }
+
+    @Override
+    protected void writeHttpError(
+        Request request,
+        Response response,
+        Callback callback,
+        int status,
+        String msg,
+        Throwable cause) {
+      if (!serveErrorPage(response, callback, status)) {
+        super.writeHttpError(request, response, callback, status, msg, cause);
+      }
+    }
+
+    /** Answers an error status with the app's static error page, if it has one. */
+    private boolean serveErrorPage(Response response, Callback callback, int status) {
+      if (status < 400) {
+        return false;
+      }
+      ErrorPages.Page page = errorPages.forStatus(status);
+      if (page == null || response.isCommitted()) {
+        return false;
+      }
+      response.setStatus(status);
+      response.getHeaders().remove(HttpHeader.CACHE_CONTROL);
+      response.getHeaders().remove(HttpHeader.EXPIRES);
+      response.getHeaders().remove(HttpHeader.ETAG);
+      response.getHeaders().remove(HttpHeader.LAST_MODIFIED);
+      response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, page.contentType());
+      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, page.body().length);
+      response.write(true, ByteBuffer.wrap(page.body()), callback);
+      return true;
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.aerun.runtime.webapp;
+
+import dev.aerun.appengine.descriptor.EeVersion;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.pathmap.PathSpec;
+import org.eclipse.jetty.http.pathmap.PathSpecGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every {@link WebappHost} does the same way, whatever the EE version. Public for the
+ * implementations in the EE modules; not an API for anything else.
+ */
+public final class WebappDefaults {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WebappHost.class);
+
+  /**
+   * Container jars scanned like {@code WEB-INF/lib} jars for TLDs, fragments and resources. JSTL's
+   * tag library descriptors ship in the glassfish implementation jar on the container classpath;
+   * Jasper only finds them if the jar matches. The patterns match both the flat production layout
+   * ({@code lib/ee10/jakarta.servlet.jsp.jstl-3.0.1.jar}) and the Maven repository layout used by
+   * tests, and only the implementation jar (not the {@code -api} jar).
+   */
+  public static String containerIncludeJarPattern(EeVersion version) {
+    return switch (version) {
+      case EE8 -> ".*/javax\\.servlet\\.jsp\\.jstl-\\d[^/]*\\.jar$";
+      case EE10 -> ".*/jakarta\\.servlet\\.jsp\\.jstl-\\d[^/]*\\.jar$";
+      case EE11 ->
+          throw new IllegalArgumentException("EE version " + version + " is not supported");
+    };
+  }
+
+  /** The attribute name Jetty's MetaInfConfiguration reads, the same in ee8 and ee10. */
+  public static final String CONTAINER_INCLUDE_JAR_PATTERN =
+      "org.eclipse.jetty.server.webapp.ContainerIncludeJarPattern";
+
+  /**
+   * Fail server start when the app fails to start, rather than serving 503s from a half-up server.
+   */
+  public static final boolean THROW_UNAVAILABLE_ON_STARTUP = true;
+
+  /**
+   * The context init parameter through which Jetty's default servlet (ee8 and ee10 alike) decides
+   * whether it lists directories. The runtime sets it to {@code false}, as the platform never lists
+   * an app's directories; an app's own {@code <context-param>} still wins.
+   */
+  public static final String DIR_ALLOWED_PARAMETER = "org.eclipse.jetty.servlet.Default.dirAllowed";
+
+  /** Whether a servlet mapping names paths of the app's own: exact or prefix, not the default. */
+  public static boolean isOwnMapping(PathSpec mapping) {
+    if (mapping == null) {
+      return false;
+    }
+    PathSpecGroup group = mapping.getGroup();
+    return group == PathSpecGroup.EXACT
+        || group == PathSpecGroup.PREFIX_GLOB
+        || group == PathSpecGroup.MIDDLE_GLOB;
+  }
+
+  /** Servlet spec default: the app's own classes win over the container's. */
+  public static final boolean PARENT_LOADER_PRIORITY = false;
+
+  /** The only text an error response may carry: the standard reason phrase of its status. */
+  public static String safeReason(int status) {
+    return HttpStatus.getMessage(status);
+  }
+
+  /** Creates the temp directory if needed, logs the deployment and returns the directory. */
+  public static File prepare(WebappSpec spec, EeVersion version) {
+    try {
+      Files.createDirectories(spec.tempDirectory());
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot create webapp temp directory " + spec.tempDirectory(), e);
+    }
+    LOG.info(
+        "Deploying {} webapp {} at context path {}",
+        version,
+        spec.appLocation(),
+        spec.contextPath());
+    return spec.tempDirectory().toFile();
+  }
+
+  /**
+   * Returns what {@code action} supplies, run with {@code loader} as the thread's context class
+   * loader. Jetty finds parts of an EE environment (its configurations, by {@link
+   * java.util.ServiceLoader} and by class name) through the context class loader, which must see
+   * the EE's Jetty jars even when they sit in a child of the application class loader.
+   */
+  public static <T> T withContextClassLoader(ClassLoader loader, Supplier<T> action) {
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(loader);
+    try {
+      return action.get();
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  private WebappDefaults() {}
+}

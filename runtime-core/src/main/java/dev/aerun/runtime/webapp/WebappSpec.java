@@ -1,0 +1,48 @@
+package dev.aerun.runtime.webapp;
+
+import dev.aerun.runtime.sessions.WebappSessions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * What to deploy and where.
+ *
+ * @param appLocation the staged app: an exploded directory or a {@code .war} file; must exist
+ * @param contextPath the context path, {@code "/"} for the root
+ * @param tempDirectory the webapp's work directory (extracted WAR, compiled JSPs); created if
+ *     missing
+ * @param sessions whether the app has HTTP sessions, and their store
+ */
+public record WebappSpec(
+    Path appLocation, String contextPath, Path tempDirectory, WebappSessions sessions) {
+
+  /** A spec with Jetty's stock sessions: enabled, in memory. */
+  public WebappSpec(Path appLocation, String contextPath, Path tempDirectory) {
+    this(appLocation, contextPath, tempDirectory, WebappSessions.inMemory());
+  }
+
+  public WebappSpec {
+    Objects.requireNonNull(sessions, "sessions");
+    Objects.requireNonNull(appLocation, "appLocation");
+    Objects.requireNonNull(contextPath, "contextPath");
+    Objects.requireNonNull(tempDirectory, "tempDirectory");
+    if (!Files.isDirectory(appLocation) && !Files.isRegularFile(appLocation)) {
+      throw new IllegalArgumentException(
+          "App location " + appLocation + " does not exist (expected a directory or a .war file)");
+    }
+    if (!contextPath.startsWith("/")) {
+      throw new IllegalArgumentException(
+          "Context path must start with '/', got '" + contextPath + "'");
+    }
+    if (Files.exists(tempDirectory) && !Files.isDirectory(tempDirectory)) {
+      throw new IllegalArgumentException(
+          "Temp directory " + tempDirectory + " exists but is not a directory");
+    }
+  }
+
+  /** This spec with other session settings. */
+  public WebappSpec withSessions(WebappSessions newSessions) {
+    return new WebappSpec(appLocation, contextPath, tempDirectory, newSessions);
+  }
+}

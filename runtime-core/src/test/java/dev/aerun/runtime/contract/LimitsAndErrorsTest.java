@@ -1,0 +1,223 @@
+package dev.aerun.runtime.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpTester;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import org.junit.jupiter.api.Test;
+
+class LimitsAndErrorsTest {
+  private static final int SMALL = 1000;
+  private static final String SECRET = "secret-internal-detail";
+
+  /**
+   * /consume: reads the whole body, then answers its length. /write?n=N[&commitFirst]: writes N
+   * bytes, optionally after committing 10. /boom: throws an exception carrying {@link #SECRET}.
+   */
+  static final class TestApp extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+      String path = Request.getPathInContext(request);
+      switch (path) {
+        case "/consume" -> {
+          Content.Source.asStringAsync(request, StandardCharsets.ISO_8859_1)
+              .whenComplete(
+                  (body, failure) -> {
+                    if (failure != null) {
+                      callback.failed(failure);
+                    } else {
+                      Content.Sink.write(response, true, "read=" + body.length(), callback);
+                    }
+                  });
+          return true;
+        }
+        case "/write" -> {
+          Fields query = Request.extractQueryParameters(request);
+          ByteBuffer body = ByteBuffer.wrap(new byte[Integer.parseInt(query.getValue("n"))]);
+          if (query.get("commitFirst") != null) {
+            response.write(
+                false,
+                ByteBuffer.wrap(new byte[10]),
+                Callback.from(() -> response.write(true, body, callback), callback::failed));
+          } else {
+            response.write(true, body, callback);
+          }
+          return true;
+        }
+        case "/boom" -> throw new IllegalStateException(SECRET);
+        default -> {
+          return false;
+        }
+      }
+    }
+  }
+
+  private static InMemoryServer server(RequestLimits limits) throws Exception {
+    return new InMemoryServer(
+        new ContractOptions(InMemoryServer.TRUST_LOCAL, false), limits, new TestApp());
+  }
+
+  private static RequestLimits small() {
+    return new RequestLimits(SMALL, SMALL, false, RequestLimits.DEFAULT_REQUEST_HEADER_SIZE);
+  }
+
+  @Test
+  void bigContentLength_isRejectedWith413BeforeTheAppRuns() throws Exception {
+    try (InMemoryServer server = server(RequestLimits.defaults())) {
+      HttpTester.Response response =
+          HttpTester.parseResponse(
+              server.request(
+                  "POST /consume HTTP/1.1\r\nHost: a\r\nContent-Length: 33554433\r\n\r\n"));
+
+      assertEquals(413, response.getStatus());
+      assertNoDetails(response.getContent());
+    }
+  }
+
+  @Test
+  void contentLengthAtLimit_isAccepted() throws Exception {
+    try (InMemoryServer server = server(small())) {
+      HttpTester.Response response =
+          HttpTester.parseResponse(
+              server.request(
+                  "POST /consume HTTP/1.1\r\nHost: a\r\nContent-Length: "
+                      + SMALL
+                      + "\r\nConnection: close\r\n\r\n"
+                      + "x".repeat(SMALL)));
+
+      assertEquals(200, response.getStatus());
+      assertEquals("read=" + SMALL, response.getContent());
+    }
+  }
+
+  @Test
+  void bigChunkedBody_isRejectedWith413() throws Exception {
+    try (InMemoryServer server = server(small())) {
+      String chunk = "x".repeat(600);
+      String raw =
+          "POST /consume HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+              + "258\r\n"
+              + chunk
+              + "\r\n258\r\n"
+              + chunk
+              + "\r\n0\r\n\r\n";
+      HttpTester.Response response = HttpTester.parseResponse(server.request(raw));
+
+      assertEquals(413, response.getStatus());
+      assertNoDetails(response.getContent());
+    }
+  }
+
+  @Test
+  void bigResponseBeforeCommit_becomes500() throws Exception {
+    try (InMemoryServer server = server(small())) {
+      HttpTester.Response response =
+          HttpTester.parseResponse(
+              server.request("GET /write?n=" + (SMALL + 1) + " HTTP/1.1\r\nHost: a\r\n\r\n"));
+
+      assertEquals(500, response.getStatus());
+      assertNoDetails(response.getContent());
+    }
+  }
+
+  @Test
+  void bigResponseAfterCommit_abortsTheStream() throws Exception {
+    try (InMemoryServer server = server(small())) {
+      String raw =
+          server.request("GET /write?commitFirst&n=" + SMALL + " HTTP/1.1\r\nHost: a\r\n\r\n");
+
+      assertTrue(raw.startsWith("HTTP/1.1 200"), raw);
+      assertTrue(raw.contains("Transfer-Encoding: chunked"), raw);
+      assertFalse(raw.endsWith("\r\n0\r\n\r\n"), "a complete chunked body: " + raw);
+    }
+  }
+
+  @Test
+  void responseAtLimit_isSentWhole() throws Exception {
+    try (InMemoryServer server = server(small())) {
+      HttpTester.Response response =
+          HttpTester.parseResponse(
+              server.request("GET /write?n=" + SMALL + " HTTP/1.1\r\nHost: a\r\n\r\n"));
+
+      assertEquals(200, response.getStatus());
+      assertEquals(SMALL, response.getContentBytes().length);
+    }
+  }
+
+  @Test
+  void ignoreResponseSizeLimit_liftsTheResponseLimit() throws Exception {
+    try (InMemoryServer server = server(small().withIgnoreResponseSizeLimit(true))) {
+      HttpTester.Response response =
+          HttpTester.parseResponse(
+              server.request("GET /write?n=" + (10 * SMALL) + " HTTP/1.1\r\nHost: a\r\n\r\n"));
+
+      assertEquals(200, response.getStatus());
+      assertEquals(10 * SMALL, response.getContentBytes().length);
+    }
+  }
+
+  @Test
+  void hugeHeaderSection_isRejectedWith431() throws Exception {
+    try (InMemoryServer server = server(RequestLimits.defaults())) {
+      String big = "x".repeat(RequestLimits.DEFAULT_REQUEST_HEADER_SIZE + 1);
+      HttpTester.Response response =
+          HttpTester.parseResponse(
+              server.request("GET /write?n=1 HTTP/1.1\r\nHost: a\r\nX-Big: " + big + "\r\n\r\n"));
+
+      assertEquals(431, response.getStatus());
+      assertNoDetails(response.getContent());
+    }
+  }
+
+  @Test
+  void garbageRequestLine_isRejectedWith400() throws Exception {
+    try (InMemoryServer server = server(RequestLimits.defaults())) {
+      HttpTester.Response response =
+          HttpTester.parseResponse(server.request("THIS IS NOT HTTP\r\n\r\n"));
+
+      assertEquals(400, response.getStatus());
+      assertNoDetails(response.getContent());
+    }
+  }
+
+  @Test
+  void appException_gives500WithoutMessageOrStack() throws Exception {
+    try (InMemoryServer server = server(RequestLimits.defaults())) {
+      HttpTester.Response response =
+          HttpTester.parseResponse(server.request("GET /boom HTTP/1.1\r\nHost: a\r\n\r\n"));
+
+      assertEquals(500, response.getStatus());
+      assertNoDetails(response.getContent());
+    }
+  }
+
+  @Test
+  void appException_jsonErrorBodyHasNoMessage() throws Exception {
+    try (InMemoryServer server = server(RequestLimits.defaults())) {
+      HttpTester.Response response =
+          HttpTester.parseResponse(
+              server.request("GET /boom HTTP/1.1\r\nHost: a\r\nAccept: application/json\r\n\r\n"));
+
+      assertEquals(500, response.getStatus());
+      assertNoDetails(response.getContent());
+    }
+  }
+
+  private static void assertNoDetails(String body) {
+    String text = body == null ? "" : body;
+    assertFalse(text.contains(SECRET), text);
+    assertFalse(text.contains("Exception"), text);
+    assertFalse(text.contains("at org."), text);
+    assertFalse(text.contains("too large:"), text);
+    assertFalse(text.contains("Caused by"), text);
+  }
+}

@@ -1,0 +1,175 @@
+package dev.aerun.runtime.webapp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.aerun.appengine.descriptor.EeVersion;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What every {@link WebappHost} must do, run by a subclass in each EE module (each on a test
+ * classpath holding only that EE's JSP stack). Shipped in runtime-core's test-jar.
+ */
+public abstract class WebappHostContract {
+
+  /** The EE version under test; its host must be a ServiceLoader provider on the test classpath. */
+  protected abstract EeVersion version();
+
+  /**
+   * The binary name of a class holding two nested fixtures: {@code FailingListener} (a servlet
+   * context listener that throws) and {@code ThrowingServlet} (throws {@link #SECRET} on GET).
+   */
+  protected abstract String fixturesClass();
+
+  /** What a failing servlet throws; must never reach the client. */
+  public static final String SECRET = "secret-detail-42";
+
+  private static final String JSP =
+      """
+      <%@ taglib prefix="c" uri="http://java.sun.com/jsp/jstl/core" %>\
+      <c:forEach var="i" begin="1" end="3"><c:out value="${i}"/>,</c:forEach>
+      """;
+
+  @TempDir Path tmp;
+
+  private final HttpClient client = HttpClient.newHttpClient();
+  private Server server;
+
+  @AfterEach
+  void stopServer() throws Exception {
+    if (server != null) {
+      server.stop();
+    }
+  }
+
+  @Test
+  void loadFindsTheHostForItsVersion() {
+    WebappHost host = WebappHost.load(version(), getClass().getClassLoader());
+
+    assertEquals(version(), host.eeVersion());
+  }
+
+  @Test
+  void servesWelcomeFileAndJspWithJstl() throws Exception {
+    EeVersion version = version();
+    Path app = writeApp(version, "");
+
+    int port = start(version, app);
+
+    HttpResponse<String> index = get(port, "/");
+    assertEquals(200, index.statusCode());
+    assertTrue(index.body().contains("static index"), index.body());
+    HttpResponse<String> jsp = get(port, "/loop.jsp");
+    assertEquals(200, jsp.statusCode(), jsp.body());
+    assertEquals("1,2,3,", jsp.body().strip());
+  }
+
+  @Test
+  void honoursErrorPageMapping() throws Exception {
+    EeVersion version = version();
+    Path app =
+        writeApp(
+            version,
+            "<error-page><error-code>404</error-code><location>/missing.html</location>"
+                + "</error-page>");
+    Files.writeString(app.resolve("missing.html"), "custom not found page");
+
+    int port = start(version, app);
+
+    HttpResponse<String> response = get(port, "/no/such/thing");
+    assertEquals(404, response.statusCode());
+    assertTrue(response.body().contains("custom not found page"), response.body());
+  }
+
+  @Test
+  void errorResponseShowsNoExceptionDetails() throws Exception {
+    EeVersion version = version();
+    String servletClass = fixturesClass() + "$ThrowingServlet";
+    Path app =
+        writeApp(
+            version,
+            "<servlet><servlet-name>boom</servlet-name><servlet-class>"
+                + servletClass
+                + "</servlet-class></servlet>"
+                + "<servlet-mapping><servlet-name>boom</servlet-name>"
+                + "<url-pattern>/boom</url-pattern></servlet-mapping>");
+
+    int port = start(version, app);
+
+    for (String accept : new String[] {"text/html", "text/plain", "application/json"}) {
+      HttpResponse<String> response = get(port, "/boom", accept);
+      assertEquals(500, response.statusCode());
+      assertFalse(response.body().contains(SECRET), response.body());
+      assertFalse(response.body().contains("IllegalStateException"), response.body());
+      assertFalse(response.body().contains("ThrowingServlet"), response.body());
+    }
+  }
+
+  @Test
+  void failingListenerFailsServerStart() throws Exception {
+    EeVersion version = version();
+    String listenerClass = fixturesClass() + "$FailingListener";
+    Path app =
+        writeApp(
+            version, "<listener><listener-class>" + listenerClass + "</listener-class></listener>");
+
+    assertThrows(Exception.class, () -> start(version, app));
+  }
+
+  private int start(EeVersion version, Path app) throws Exception {
+    server = new Server();
+    ServerConnector connector = new ServerConnector(server);
+    connector.setPort(0);
+    server.addConnector(connector);
+    WebappSpec spec = new WebappSpec(app, "/", tmp.resolve("work-" + version));
+    server.setHandler(WebappHost.load(version, getClass().getClassLoader()).createWebapp(spec));
+    server.start();
+    return connector.getLocalPort();
+  }
+
+  private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+    return get(port, path, "text/html");
+  }
+
+  private HttpResponse<String> get(int port, String path, String accept)
+      throws IOException, InterruptedException {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .header("Accept", accept)
+            .build();
+    return client.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Writes an exploded webapp: web.xml with {@code extraWebXml}, index.html and a JSTL JSP. */
+  private Path writeApp(EeVersion version, String extraWebXml) throws IOException {
+    Path app = tmp.resolve("app-" + version);
+    Files.createDirectories(app.resolve("WEB-INF"));
+    String header =
+        version == EeVersion.EE8
+            ? "<web-app xmlns=\"http://xmlns.jcp.org/xml/ns/javaee\" version=\"4.0\">"
+            : "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.0\">";
+    Files.writeString(
+        app.resolve("WEB-INF/web.xml"),
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + header
+            + "<welcome-file-list><welcome-file>index.html</welcome-file></welcome-file-list>"
+            + extraWebXml
+            + "</web-app>\n");
+    Files.writeString(app.resolve("index.html"), "<html><body>static index</body></html>");
+    Files.writeString(app.resolve("loop.jsp"), JSP);
+    return app;
+  }
+}

@@ -1,0 +1,113 @@
+package dev.aerun.runtime.webapp.ee10;
+
+import dev.aerun.appengine.descriptor.EeVersion;
+import dev.aerun.runtime.sessions.WebappSessions;
+import dev.aerun.runtime.webapp.WebappDefaults;
+import dev.aerun.runtime.webapp.WebappHost;
+import dev.aerun.runtime.webapp.WebappSpec;
+import jakarta.servlet.DispatcherType;
+import java.io.IOException;
+import java.util.EnumSet;
+import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
+import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHandler;
+import org.eclipse.jetty.ee10.servlet.SessionHandler;
+import org.eclipse.jetty.ee10.webapp.JspConfiguration;
+import org.eclipse.jetty.ee10.webapp.WebAppClassLoader;
+import org.eclipse.jetty.ee10.webapp.WebAppContext;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/** {@code jakarta.servlet} apps on Jetty's ee10 environment. */
+public final class Ee10WebappHost implements WebappHost {
+
+  /** For {@link java.util.ServiceLoader}. */
+  public Ee10WebappHost() {}
+
+  @Override
+  public EeVersion eeVersion() {
+    return EeVersion.EE10;
+  }
+
+  @Override
+  public Handler createWebapp(WebappSpec spec) {
+    ClassLoader jettyLoader = WebAppContext.class.getClassLoader();
+    return WebappDefaults.withContextClassLoader(jettyLoader, () -> newWebapp(spec, jettyLoader));
+  }
+
+  @Override
+  public boolean mapsPath(Handler webapp, String path) {
+    if (webapp instanceof ServletContextHandler context && context.getServletHandler() != null) {
+      ServletHandler.MappedServlet mapped = context.getServletHandler().getMappedServlet(path);
+      return mapped != null && WebappDefaults.isOwnMapping(mapped.getPathSpec());
+    }
+    return false;
+  }
+
+  private static Handler newWebapp(WebappSpec spec, ClassLoader jettyLoader) {
+    WebAppContext webapp = new WebAppContext();
+    // The app sees the servlet API, and Jetty scans the container's JSTL jar, through this parent.
+    webapp.setClassLoader(new WebAppClassLoader(jettyLoader, webapp));
+    webapp.setTempDirectory(WebappDefaults.prepare(spec, EeVersion.EE10));
+    webapp.setWar(spec.appLocation().toString());
+    webapp.setContextPath(spec.contextPath());
+    webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
+    webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);
+    webapp.setInitParameter(WebappDefaults.DIR_ALLOWED_PARAMETER, "false");
+    webapp.setAttribute(
+        WebappDefaults.CONTAINER_INCLUDE_JAR_PATTERN,
+        WebappDefaults.containerIncludeJarPattern(EeVersion.EE10));
+    // Added on top of the ServiceLoader defaults so they are on whatever the classpath discovers.
+    webapp.addConfiguration(new AnnotationConfiguration(), new JspConfiguration());
+    webapp.setErrorHandler(new NoDetailsErrorHandler());
+    configureSessions(webapp, spec.sessions());
+    return webapp;
+  }
+
+  /**
+   * Enabled: Jetty's session handler with the configured cache and store. Disabled: a first filter
+   * hands the app an empty session instead (see {@link WebappSessions}).
+   */
+  private static void configureSessions(WebAppContext webapp, WebappSessions sessions) {
+    if (sessions.isEnabled()) {
+      SessionHandler handler = webapp.getSessionHandler();
+      try {
+        handler.setSessionCache(sessions.newCache(handler));
+      } catch (Exception e) {
+        throw new IllegalStateException("Cannot create the session store: " + e.getMessage(), e);
+      }
+    } else {
+      webapp.addFilter(
+          new FilterHolder(new DisabledSessionsFilter(sessions)),
+          "/*",
+          EnumSet.allOf(DispatcherType.class));
+    }
+  }
+
+  /** Honours {@code <error-page>} mappings; otherwise answers with the status reason only. */
+  private static final class NoDetailsErrorHandler extends ErrorPageErrorHandler {
+    NoDetailsErrorHandler() {
+      setShowStacks(false);
+      setShowCauses(false);
+      setShowMessageInTitle(false);
+      setShowOrigin(false);
+    }
+
+    @Override
+    protected void generateResponse(
+        Request request,
+        Response response,
+        int code,
+        String message,
+        Throwable cause,
+        Callback callback)
+        throws IOException {
+      super.generateResponse(
+          request, response, code, WebappDefaults.safeReason(code), null, callback);
+    }
+  }
+}

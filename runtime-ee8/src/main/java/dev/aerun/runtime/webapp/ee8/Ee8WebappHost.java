@@ -1,0 +1,120 @@
+package dev.aerun.runtime.webapp.ee8;
+
+import dev.aerun.appengine.descriptor.EeVersion;
+import dev.aerun.runtime.sessions.WebappSessions;
+import dev.aerun.runtime.webapp.WebappDefaults;
+import dev.aerun.runtime.webapp.WebappHost;
+import dev.aerun.runtime.webapp.WebappSpec;
+import java.io.IOException;
+import java.util.EnumSet;
+import javax.servlet.DispatcherType;
+import javax.servlet.RequestDispatcher;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import org.eclipse.jetty.ee8.annotations.AnnotationConfiguration;
+import org.eclipse.jetty.ee8.nested.ContextHandler;
+import org.eclipse.jetty.ee8.nested.Request;
+import org.eclipse.jetty.ee8.nested.SessionHandler;
+import org.eclipse.jetty.ee8.servlet.ErrorPageErrorHandler;
+import org.eclipse.jetty.ee8.servlet.FilterHolder;
+import org.eclipse.jetty.ee8.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee8.servlet.ServletHandler;
+import org.eclipse.jetty.ee8.webapp.JspConfiguration;
+import org.eclipse.jetty.ee8.webapp.WebAppClassLoader;
+import org.eclipse.jetty.ee8.webapp.WebAppContext;
+import org.eclipse.jetty.server.Handler;
+
+/**
+ * {@code javax.servlet} apps on Jetty's ee8 environment. An ee8 context is not a core handler
+ * itself; its core counterpart is what goes into the server.
+ */
+public final class Ee8WebappHost implements WebappHost {
+
+  /** For {@link java.util.ServiceLoader}. */
+  public Ee8WebappHost() {}
+
+  @Override
+  public EeVersion eeVersion() {
+    return EeVersion.EE8;
+  }
+
+  @Override
+  public Handler createWebapp(WebappSpec spec) {
+    ClassLoader jettyLoader = WebAppContext.class.getClassLoader();
+    return WebappDefaults.withContextClassLoader(jettyLoader, () -> newWebapp(spec, jettyLoader));
+  }
+
+  @Override
+  public boolean mapsPath(Handler webapp, String path) {
+    if (webapp instanceof ContextHandler.CoreContextHandler core
+        && core.getContextHandler() instanceof ServletContextHandler context
+        && context.getServletHandler() != null) {
+      ServletHandler.MappedServlet mapped = context.getServletHandler().getMappedServlet(path);
+      return mapped != null && WebappDefaults.isOwnMapping(mapped.getPathSpec());
+    }
+    return false;
+  }
+
+  private static Handler newWebapp(WebappSpec spec, ClassLoader jettyLoader) {
+    WebAppContext webapp = new WebAppContext();
+    // The app sees the servlet API, and Jetty scans the container's JSTL jar, through this parent.
+    webapp.setClassLoader(new WebAppClassLoader(jettyLoader, webapp));
+    webapp.setTempDirectory(WebappDefaults.prepare(spec, EeVersion.EE8));
+    webapp.setWar(spec.appLocation().toString());
+    webapp.setContextPath(spec.contextPath());
+    webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
+    webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);
+    webapp.setInitParameter(WebappDefaults.DIR_ALLOWED_PARAMETER, "false");
+    webapp.setAttribute(
+        WebappDefaults.CONTAINER_INCLUDE_JAR_PATTERN,
+        WebappDefaults.containerIncludeJarPattern(EeVersion.EE8));
+    // Added on top of the ServiceLoader defaults so they are on whatever the classpath discovers.
+    webapp.addConfiguration(new AnnotationConfiguration(), new JspConfiguration());
+    webapp.setErrorHandler(new NoDetailsErrorHandler());
+    configureSessions(webapp, spec.sessions());
+    return webapp.getCoreContextHandler();
+  }
+
+  /**
+   * Enabled: Jetty's session handler with the configured cache and store. Disabled: a first filter
+   * hands the app an empty session instead (see {@link WebappSessions}).
+   */
+  private static void configureSessions(WebAppContext webapp, WebappSessions sessions) {
+    if (sessions.isEnabled()) {
+      SessionHandler handler = webapp.getSessionHandler();
+      try {
+        handler.setSessionCache(sessions.newCache(handler.getSessionManager()));
+      } catch (Exception e) {
+        throw new IllegalStateException("Cannot create the session store: " + e.getMessage(), e);
+      }
+    } else {
+      webapp.addFilter(
+          new FilterHolder(new DisabledSessionsFilter(sessions)),
+          "/*",
+          EnumSet.allOf(DispatcherType.class));
+    }
+  }
+
+  /** Honours {@code <error-page>} mappings; otherwise answers with the status reason only. */
+  private static final class NoDetailsErrorHandler extends ErrorPageErrorHandler {
+    NoDetailsErrorHandler() {
+      setShowStacks(false);
+      setShowServlet(false);
+      setShowMessageInTitle(false);
+    }
+
+    @Override
+    protected void generateAcceptableResponse(
+        Request baseRequest,
+        HttpServletRequest request,
+        HttpServletResponse response,
+        int code,
+        String message)
+        throws IOException {
+      // The ee8 page lists the exception chain from this attribute with no switch to turn it off.
+      request.removeAttribute(RequestDispatcher.ERROR_EXCEPTION);
+      super.generateAcceptableResponse(
+          baseRequest, request, response, code, WebappDefaults.safeReason(code));
+    }
+  }
+}

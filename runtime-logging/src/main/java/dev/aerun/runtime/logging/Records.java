@@ -1,0 +1,64 @@
+package dev.aerun.runtime.logging;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Optional;
+import java.util.logging.Formatter;
+import java.util.logging.LogRecord;
+
+/** What both formats take from a {@link LogRecord}: its message text and where it was logged. */
+final class Records {
+  /** Only for {@link Formatter#formatMessage}: parameters and resource bundles, as JUL does. */
+  private static final Formatter MESSAGES =
+      new Formatter() {
+        @Override
+        public String format(LogRecord record) {
+          return formatMessage(record);
+        }
+      };
+
+  private static final StackWalker WALKER = StackWalker.getInstance();
+
+  private Records() {}
+
+  /** The message with its parameters filled in, then the stack trace of its exception, if any. */
+  static String messageWithStackTrace(LogRecord record) {
+    String message = MESSAGES.formatMessage(record);
+    Throwable thrown = record.getThrown();
+    if (thrown == null) {
+      return message == null ? "" : message;
+    }
+    StringWriter trace = new StringWriter(1024);
+    if (message != null && !message.isEmpty()) {
+      trace.append(message).append('\n');
+    }
+    try (PrintWriter out = new PrintWriter(trace)) {
+      thrown.printStackTrace(out);
+    }
+    // No trailing newline: a log line's end is the format's business.
+    int end = trace.getBuffer().length();
+    while (end > 0 && Character.isWhitespace(trace.getBuffer().charAt(end - 1))) {
+      end--;
+    }
+    return trace.getBuffer().substring(0, end);
+  }
+
+  /**
+   * Where the record was logged: the frame of the current thread's stack that JUL named as its
+   * source (its class and method), with file and line. Empty when the record names no source or the
+   * frame is not on this thread's stack (a record published on another thread).
+   */
+  static Optional<StackWalker.StackFrame> sourceFrame(LogRecord record) {
+    String className = record.getSourceClassName();
+    String methodName = record.getSourceMethodName();
+    if (className == null || methodName == null) {
+      return Optional.empty();
+    }
+    return WALKER.walk(
+        frames ->
+            frames
+                .filter(
+                    f -> f.getClassName().equals(className) && f.getMethodName().equals(methodName))
+                .findFirst());
+  }
+}

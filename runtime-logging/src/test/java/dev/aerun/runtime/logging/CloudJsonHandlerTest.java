@@ -1,0 +1,199 @@
+package dev.aerun.runtime.logging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import dev.aerun.runtime.contract.TraceContext;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class CloudJsonHandlerTest {
+  private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+  private static final String SPAN_ID = "00f067aa0ba902b7";
+
+  private final Lines lines = new Lines();
+  private final CloudJsonHandler handler = new CloudJsonHandler(lines.out, "my-project");
+  private final Logger logger = Lines.loggerTo("test.json", handler);
+
+  @AfterEach
+  void noTraceLeftBehind() {
+    RequestTrace.restore(null);
+  }
+
+  @Test
+  void lineHasSeverityMessageTimeAndSourceLocation() {
+    Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    int line = nextLine();
+    logger.info("hello from a test");
+
+    JsonObject entry = single();
+    assertEquals("INFO", entry.get("severity").getAsString());
+    assertEquals("hello from a test", entry.get("message").getAsString());
+    Instant time = Instant.parse(entry.get("time").getAsString());
+    assertFalse(time.isBefore(before), time + " before " + before);
+    JsonObject source = entry.getAsJsonObject("logging.googleapis.com/sourceLocation");
+    assertEquals("CloudJsonHandlerTest.java", source.get("file").getAsString());
+    assertEquals(String.valueOf(line), source.get("line").getAsString());
+    assertEquals(
+        CloudJsonHandlerTest.class.getName() + ".lineHasSeverityMessageTimeAndSourceLocation",
+        source.get("function").getAsString());
+    assertEquals(
+        "test.json",
+        entry.getAsJsonObject("logging.googleapis.com/labels").get("logger").getAsString());
+  }
+
+  @Test
+  void noTraceOutsideARequest() {
+    logger.info("idle");
+    JsonObject entry = single();
+    assertFalse(entry.has("logging.googleapis.com/trace"), entry.toString());
+    assertFalse(entry.has("logging.googleapis.com/spanId"), entry.toString());
+  }
+
+  @Test
+  void currentRequestTraceIsOnTheLine() {
+    RequestTrace.set(new TraceContext(TRACE_ID, SPAN_ID, true));
+    logger.warning("inside a request");
+
+    JsonObject entry = single();
+    assertEquals("WARNING", entry.get("severity").getAsString());
+    assertEquals(
+        "projects/my-project/traces/" + TRACE_ID,
+        entry.get("logging.googleapis.com/trace").getAsString());
+    assertEquals(SPAN_ID, entry.get("logging.googleapis.com/spanId").getAsString());
+    assertTrue(entry.get("logging.googleapis.com/trace_sampled").getAsBoolean());
+  }
+
+  @Test
+  void traceWithoutProjectIsTheBareId() {
+    CloudJsonHandler noProject = new CloudJsonHandler(lines.out, null);
+    String json =
+        noProject.format(
+            new java.util.logging.LogRecord(Level.INFO, "x"),
+            new TraceContext(TRACE_ID, null, false));
+    JsonObject entry = com.google.gson.JsonParser.parseString(json).getAsJsonObject();
+    assertEquals(TRACE_ID, entry.get("logging.googleapis.com/trace").getAsString());
+    assertFalse(entry.has("logging.googleapis.com/spanId"), json);
+  }
+
+  @Test
+  void exceptionIsErrorWithItsStackTraceInTheMessage() {
+    logger.log(Level.SEVERE, "it failed", new IllegalStateException("boom"));
+
+    JsonObject entry = single();
+    assertEquals("ERROR", entry.get("severity").getAsString());
+    String message = entry.get("message").getAsString();
+    assertTrue(message.startsWith("it failed\njava.lang.IllegalStateException: boom\n"), message);
+    assertTrue(message.contains("\tat " + CloudJsonHandlerTest.class.getName()), message);
+  }
+
+  @Test
+  void parametersAreFilledIn() {
+    logger.log(Level.INFO, "{0} and {1}", new Object[] {"one", 2});
+    assertEquals("one and 2", single().get("message").getAsString());
+  }
+
+  @Test
+  void levelsMapToSeverities() {
+    logger.severe("s");
+    logger.warning("w");
+    logger.info("i");
+    logger.config("c");
+    logger.fine("f");
+    logger.finest("t");
+    assertEquals(
+        java.util.List.of("ERROR", "WARNING", "INFO", "INFO", "DEBUG", "DEBUG"),
+        lines.json().stream().map(e -> e.get("severity").getAsString()).toList());
+  }
+
+  @Test
+  void slf4jLinesThroughJulCarrySourceAndTrace() {
+    // slf4j-jdk14 (as in the runtime) sends SLF4J to JUL, naming the caller as the source.
+    Lines.loggerTo("test.slf4j", handler);
+    RequestTrace.set(new TraceContext(TRACE_ID, SPAN_ID, false));
+    int line = nextLine();
+    org.slf4j.LoggerFactory.getLogger("test.slf4j").info("via {}", "slf4j");
+
+    JsonObject entry = single();
+    assertEquals("via slf4j", entry.get("message").getAsString());
+    JsonObject source = entry.getAsJsonObject("logging.googleapis.com/sourceLocation");
+    assertEquals(String.valueOf(line), source.get("line").getAsString());
+    assertEquals(
+        "projects/my-project/traces/" + TRACE_ID,
+        entry.get("logging.googleapis.com/trace").getAsString());
+    assertFalse(entry.get("logging.googleapis.com/trace_sampled").getAsBoolean());
+  }
+
+  @Test
+  void accessRecordIsAnHttpRequestEntry() {
+    logger.log(
+        new AccessRecord(
+            "POST",
+            "/submit?x=1",
+            201,
+            1234,
+            1_500_000_123L,
+            "203.0.113.7",
+            "curl/8.5.0",
+            "https://example.com/",
+            new TraceContext(TRACE_ID, SPAN_ID, true)));
+
+    JsonObject entry = single();
+    assertEquals("INFO", entry.get("severity").getAsString());
+    JsonObject http = entry.getAsJsonObject("httpRequest");
+    assertEquals("POST", http.get("requestMethod").getAsString());
+    assertEquals("/submit?x=1", http.get("requestUrl").getAsString());
+    assertEquals(201, http.get("status").getAsInt());
+    assertEquals(1234, http.get("responseSize").getAsLong());
+    assertEquals("203.0.113.7", http.get("remoteIp").getAsString());
+    assertEquals("curl/8.5.0", http.get("userAgent").getAsString());
+    assertEquals("https://example.com/", http.get("referer").getAsString());
+    assertEquals("1.500000123s", http.get("latency").getAsString());
+    assertEquals(
+        "projects/my-project/traces/" + TRACE_ID,
+        entry.get("logging.googleapis.com/trace").getAsString());
+    assertEquals(SPAN_ID, entry.get("logging.googleapis.com/spanId").getAsString());
+    assertEquals(
+        "POST /submit?x=1 201 1234 B 1500.0 ms 203.0.113.7 \"curl/8.5.0\"",
+        entry.get("message").getAsString());
+    assertFalse(entry.has("logging.googleapis.com/sourceLocation"), entry.toString());
+  }
+
+  @Test
+  void serverErrorsAreErrorsAndClientErrorsWarnings() {
+    logger.log(new AccessRecord("GET", "/a", 503, 0, 0, null, null, null, null));
+    logger.log(new AccessRecord("GET", "/b", 404, 0, 0, null, null, null, null));
+    assertEquals(
+        java.util.List.of("ERROR", "WARNING"),
+        lines.json().stream().map(e -> e.get("severity").getAsString()).toList());
+  }
+
+  @Test
+  void startLineKeepsTheAddressTheHarnessLooksFor() {
+    logger.info(
+        "Serving app.war in HttpConnector mode (EE10) on Jetty 12.1.5 at http://127.0.0.1:8123/"
+            + " - started in 812 ms");
+    assertTrue(
+        java.util.regex.Pattern.compile(" at http://([^/]+):(\\d+)/")
+            .matcher(lines.all().get(0))
+            .find(),
+        lines.all().get(0));
+  }
+
+  private JsonObject single() {
+    assertEquals(1, lines.all().size(), lines.all().toString());
+    return lines.json().get(0);
+  }
+
+  /** The line number after the caller's. */
+  private static int nextLine() {
+    return StackWalker.getInstance().walk(s -> s.skip(1).findFirst()).orElseThrow().getLineNumber()
+        + 1;
+  }
+}
