@@ -1,0 +1,255 @@
+package dev.aerun.rpc.front;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
+import dev.aerun.rpc.proto.EvaluationRuntimeGrpc;
+import dev.aerun.rpc.proto.EvaluationRuntimeGrpc.EvaluationRuntimeStub;
+import dev.aerun.rpc.proto.UPRequest;
+import dev.aerun.rpc.proto.UPResponse;
+import dev.aerun.runtime.contract.ContractOptions;
+import dev.aerun.runtime.contract.ContractResult;
+import dev.aerun.runtime.contract.RequestAttributes;
+import dev.aerun.runtime.contract.RequestContract;
+import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.logging.AccessLog;
+import io.grpc.Channel;
+import io.grpc.Deadline;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Legacy mode's front end (DESIGN §5): applies the request contract, buffers the whole request
+ * body, sends it as an {@link UPRequest} to the runtime's {@code EvaluationRuntime.HandleRequest},
+ * and writes the {@link UPResponse} back.
+ *
+ * <p>Never blocks a thread: the body is read with {@link Request#read()}/{@link Request#demand} and
+ * the call is asynchronous; its answer is written from whichever thread delivers it. Request body
+ * limits give the same answers as in HttpConnector mode: a {@code Content-Length} over the limit
+ * gets 413 before the body is read; a streamed body that passes the limit is cut at the limit and
+ * sent with {@code body_over_limit}, so the app's read fails at the same point as it would there. A
+ * body whose framing is malformed is sent as far as it was read, with {@code body_error_status}:
+ * the app's read fails there as it would in HttpConnector mode. Either way the response closes the
+ * connection, as HttpConnector mode's does, since the rest of the body was never read.
+ *
+ * <p>Failures become the server's error pages, which carry no details: 503 when the runtime is
+ * unreachable or serves no such app, 504 past the deadline, 500 otherwise. The cause is logged
+ * here.
+ */
+public class FrontHandler extends Handler.Abstract {
+  private final RequestContract contract;
+  private final long bodyLimit;
+  private final AppEnvironment environment;
+  private final EvaluationRuntimeStub runtime;
+  private final AppLogLines appLogLines;
+
+  /**
+   * @param runtime the channel to the runtime's {@code EvaluationRuntime} service
+   * @param contract trust policy and header visibility, as in HttpConnector mode
+   * @param limits the request body limit (the runtime enforces the response limit)
+   * @param environment the app, version and service ids sent with every request
+   * @param logAppLines whether the app's log lines that come back with a response are logged here;
+   *     false when the runtime shares this JVM and its logging already printed them
+   */
+  public FrontHandler(
+      Channel runtime,
+      ContractOptions contract,
+      RequestLimits limits,
+      AppEnvironment environment,
+      boolean logAppLines) {
+    this.contract = new RequestContract(contract);
+    this.bodyLimit = limits.requestBodyLimit();
+    this.environment = environment;
+    this.runtime = EvaluationRuntimeGrpc.newStub(runtime);
+    this.appLogLines = logAppLines ? new AppLogLines() : null;
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    SocketAddress peer = request.getConnectionMetaData().getRemoteSocketAddress();
+    ContractResult result =
+        contract.apply(
+            request.getHeaders(),
+            peer instanceof InetSocketAddress inet ? inet : null,
+            request.isSecure());
+    // The app's request lives on the runtime; these attributes are for the front's request log
+    // (trace, and the client address the app sees), as HttpConnector mode's request log has them.
+    RequestAttributes.setAll(request, result);
+    if (result.remoteAddressFromHeader()) {
+      request.setAttribute(
+          AccessLog.REMOTE_ADDRESS_ATTRIBUTE, result.remoteAddress().getAddress().getHostAddress());
+    }
+    long contentLength = request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+    if (bodyLimit >= 0 && contentLength > bodyLimit) {
+      // What SizeLimitHandler answers in HttpConnector mode, before any body is read.
+      Response.writeError(request, response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413);
+      return true;
+    }
+    new Exchange(request, response, callback, result, contentLength).readBody();
+    return true;
+  }
+
+  /** One request on its way: body buffering, the call, the answer. */
+  private final class Exchange implements ClientResponseObserver<UPRequest, UPResponse> {
+    /** The most a Java array holds: a body limit above it, or none, is capped here. */
+    private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private final ContractResult result;
+    private final int cap;
+    private final AtomicBoolean answered = new AtomicBoolean();
+    private byte[] body;
+    private int size;
+    private volatile boolean bodyUnfinished;
+    private volatile ClientCallStreamObserver<UPRequest> call;
+
+    Exchange(
+        Request request,
+        Response response,
+        Callback callback,
+        ContractResult result,
+        long contentLength) {
+      this.request = request;
+      this.response = response;
+      this.callback = callback;
+      this.result = result;
+      this.cap = (int) Math.min(bodyLimit < 0 ? MAX_ARRAY : bodyLimit, MAX_ARRAY);
+      this.body = new byte[(int) Math.min(Math.max(contentLength, 0), cap)];
+    }
+
+    /** Reads what is available, then asks to be called again when more arrives. */
+    void readBody() {
+      while (true) {
+        Content.Chunk chunk = request.read();
+        if (chunk == null) {
+          request.demand(this::readBody);
+          return;
+        }
+        if (Content.Chunk.isFailure(chunk)) {
+          int status = clientErrorStatus(chunk.getFailure());
+          if (status == 0) {
+            // The body broke for another reason (idle timeout, reset): Jetty answers or closes.
+            callback.failed(chunk.getFailure());
+          } else {
+            // Malformed framing: in HttpConnector mode the app's read meets this error, so the
+            // app runs and its read fails with the status; the runtime does the same.
+            send(false, status);
+          }
+          return;
+        }
+        boolean overLimit = append(chunk.getByteBuffer());
+        boolean last = chunk.isLast();
+        chunk.release();
+        if (overLimit || last) {
+          send(overLimit, 0);
+          return;
+        }
+      }
+    }
+
+    /** Copies the chunk's bytes, up to the limit; true when the body passed the limit. */
+    private boolean append(ByteBuffer bytes) {
+      int available = bytes.remaining();
+      if (available == 0) {
+        return false;
+      }
+      int room = cap - size;
+      int take = Math.min(available, room);
+      if (size + take > body.length) {
+        long grown = Math.max((long) body.length * 2, size + take);
+        body = Arrays.copyOf(body, (int) Math.min(Math.max(grown, 8192), cap));
+      }
+      bytes.get(body, size, take);
+      size += take;
+      return available > room;
+    }
+
+    /** The status of a client error that ended the body, or 0 for any other failure. */
+    private static int clientErrorStatus(Throwable failure) {
+      if (failure instanceof HttpException http) {
+        int code = http.getCode();
+        return code >= 400 && code < 500 ? code : 0;
+      }
+      return 0;
+    }
+
+    private void send(boolean bodyOverLimit, int bodyErrorStatus) {
+      // The array is never written again, so the message may share it rather than copy it.
+      ByteString bytes = UnsafeByteOperations.unsafeWrap(body, 0, size);
+      body = null;
+      // Part of the client's body stays unread: the connection cannot carry another request.
+      bodyUnfinished = bodyOverLimit || bodyErrorStatus != 0;
+      UPRequest up =
+          UpRequests.build(request, result, environment, bytes, bodyOverLimit, bodyErrorStatus);
+      EvaluationRuntimeStub stub = runtime;
+      if (result.hasDeadline()) {
+        long remaining = result.deadlineNanos() - System.nanoTime();
+        stub = stub.withDeadline(Deadline.after(remaining, TimeUnit.NANOSECONDS));
+      }
+      request.addFailureListener(this::clientFailed);
+      // While the app runs, the connection is idle with nothing to read or write; Jetty would fail
+      // the request at its idle timeout. A servlet thread in HttpConnector mode is not cut short
+      // that way either: the request deadline bounds the call instead.
+      request.addIdleTimeoutListener(timeout -> false);
+      stub.handleRequest(up, this);
+    }
+
+    @Override
+    public void beforeStart(ClientCallStreamObserver<UPRequest> requestStream) {
+      call = requestStream;
+    }
+
+    /** The client went away: the app's work is of no use any more. */
+    private void clientFailed(Throwable failure) {
+      ClientCallStreamObserver<UPRequest> running = call;
+      if (running != null && !answered.get()) {
+        running.cancel("client request failed", failure);
+      }
+    }
+
+    @Override
+    public void onNext(UPResponse up) {
+      if (answered.compareAndSet(false, true)) {
+        if (appLogLines != null) {
+          appLogLines.log(up);
+        }
+        UpResponses.write(up, request, response, callback, bodyUnfinished);
+      }
+    }
+
+    @Override
+    public void onError(Throwable failure) {
+      if (answered.compareAndSet(false, true)) {
+        UpResponses.writeFailure(failure, request, response, callback);
+      }
+    }
+
+    @Override
+    public void onCompleted() {
+      if (answered.compareAndSet(false, true)) {
+        // A unary call always carries a message; the runtime broke the protocol.
+        UpResponses.writeFailure(
+            new IllegalStateException("the runtime answered without a response"),
+            request,
+            response,
+            callback);
+      }
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package dev.aerun.rpc.front;
+
+import com.google.protobuf.ByteString;
+import dev.aerun.rpc.proto.UPResponse;
+import io.grpc.Status;
+import java.nio.ByteBuffer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Writes what the runtime answered, or why it did not, as the HTTP response. Errors use the
+ * server's error page ({@link Response#writeError}), which shows the status and its reason only.
+ */
+final class UpResponses {
+  private static final Logger log = Logger.getLogger(FrontHandler.class.getName());
+
+  private UpResponses() {}
+
+  /**
+   * @param closeConnection whether the response must close the connection: part of the request's
+   *     body was left unread
+   */
+  static void write(
+      UPResponse up,
+      Request request,
+      Response response,
+      Callback callback,
+      boolean closeConnection) {
+    switch (up.getError()) {
+      case OK -> writeAppResponse(up, request, response, callback, closeConnection);
+      case UNKNOWN_APP -> {
+        log.warning(() -> "runtime serves no app " + describe(up));
+        Response.writeError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503);
+      }
+      case DEADLINE_EXCEEDED -> {
+        log.info(() -> "request ran past its deadline: " + request.getHttpURI().getPath());
+        Response.writeError(request, response, callback, HttpStatus.GATEWAY_TIMEOUT_504);
+      }
+      case RESPONSE_TOO_LARGE -> {
+        log.warning(() -> "response over the size limit: " + request.getHttpURI().getPath());
+        Response.writeError(request, response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500);
+      }
+      case BAD_REQUEST -> {
+        int status = up.getHttpStatus();
+        Response.writeError(
+            request,
+            response,
+            callback,
+            status >= 400 && status < 500 ? status : HttpStatus.BAD_REQUEST_400);
+      }
+      default -> {
+        // APP_FAILURE, UNEXPECTED_ERROR, or an error this front end does not know yet.
+        log.warning(() -> "runtime failed the request: " + describe(up));
+        Response.writeError(request, response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500);
+      }
+    }
+  }
+
+  /**
+   * The app's response: its status and headers in the order the runtime gave them, this server's
+   * own {@code Date}, and the body framed as HttpConnector mode's Jetty would have framed it: with
+   * the runtime's {@code Content-Length}, or, when the runtime says the app's response was {@code
+   * chunked}, without a length (a non-last write, then the last), so Jetty streams it.
+   */
+  private static void writeAppResponse(
+      UPResponse up,
+      Request request,
+      Response response,
+      Callback callback,
+      boolean closeConnection) {
+    int status = up.getHttpStatus();
+    if (status < 100 || status > 599) {
+      log.warning(() -> "runtime answered an invalid status " + status);
+      Response.writeError(request, response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500);
+      return;
+    }
+    ByteString body = up.getBody();
+    boolean head = HttpMethod.HEAD.is(request.getMethod());
+    // HEAD and 304 keep the length of the body they stand for; anything else must match the body.
+    boolean lengthWithoutBody = head || status == HttpStatus.NOT_MODIFIED_304;
+    response.setStatus(status);
+    HttpFields.Mutable headers = response.getHeaders();
+    for (dev.aerun.rpc.proto.HttpHeader header : up.getHeadersList()) {
+      String name = header.getName();
+      HttpHeader known = HttpHeader.CACHE.get(name);
+      if (known == HttpHeader.DATE || known == HttpHeader.TRANSFER_ENCODING) {
+        continue; // this server's own Date, and its own framing
+      }
+      if (known == HttpHeader.CONTENT_LENGTH
+          && (up.getChunked() || !lengthWithoutBody && !matches(header.getValue(), body))) {
+        log.fine(() -> "dropped a Content-Length that does not match the body: " + header);
+        continue; // Jetty sets the right one from the body written
+      }
+      headers.add(name, header.getValue());
+    }
+    if (closeConnection) {
+      headers.put(HttpHeader.CONNECTION, "close");
+    }
+    ByteBuffer bytes = head || body.isEmpty() ? null : body.asReadOnlyByteBuffer();
+    if (up.getChunked()) {
+      response.write(
+          false,
+          bytes,
+          Callback.from(() -> response.write(true, null, callback), callback::failed));
+    } else {
+      response.write(true, bytes, callback);
+    }
+  }
+
+  private static boolean matches(String contentLength, ByteString body) {
+    try {
+      return Long.parseLong(contentLength.trim()) == body.size();
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /** The call itself failed: the runtime is unreachable, too slow, or broke. */
+  static void writeFailure(
+      Throwable failure, Request request, Response response, Callback callback) {
+    Status status = Status.fromThrowable(failure);
+    switch (status.getCode()) {
+      case UNAVAILABLE -> {
+        // Expected while the runtime is down or restarting: the cause's message says enough.
+        log.warning(() -> "runtime unreachable: " + describe(status));
+        Response.writeError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503);
+      }
+      case DEADLINE_EXCEEDED -> {
+        log.info(() -> "request ran past its deadline: " + request.getHttpURI().getPath());
+        Response.writeError(request, response, callback, HttpStatus.GATEWAY_TIMEOUT_504);
+      }
+      case CANCELLED -> callback.failed(failure); // the client went away first
+      default -> {
+        log.log(Level.WARNING, "runtime call failed: " + describe(status), status.getCause());
+        Response.writeError(request, response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500);
+      }
+    }
+  }
+
+  /** The status without a stack trace: it was made here and would only show gRPC's frames. */
+  private static String describe(Status status) {
+    Throwable cause = status.getCause();
+    return status.getCode()
+        + (status.getDescription() == null ? "" : ": " + status.getDescription())
+        + (cause == null || cause.getMessage() == null ? "" : " (" + cause.getMessage() + ")");
+  }
+
+  private static String describe(UPResponse up) {
+    return up.getError()
+        + (up.getErrorMessage().isEmpty() ? "" : ": " + up.getErrorMessage())
+        + " (status "
+        + up.getHttpStatus()
+        + ")";
+  }
+}

@@ -1,0 +1,112 @@
+package dev.aerun.rpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.google.protobuf.ByteString;
+import dev.aerun.rpc.front.FrontServer;
+import dev.aerun.rpc.proto.EvaluationRuntimeGrpc;
+import dev.aerun.rpc.proto.UPRequest;
+import dev.aerun.rpc.proto.UPResponse;
+import dev.aerun.rpc.transport.RpcServer;
+import dev.aerun.rpc.transport.RpcTransport;
+import dev.aerun.runtime.contract.ContractOptions;
+import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.env.AppEnvironment;
+import io.grpc.stub.StreamObserver;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The front end alone, talking to a runtime elsewhere over a real socket. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LegacyRpcFrontTest {
+  private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+  /** Answers with the request's URL, so a test sees the request went through. */
+  static final class UrlRuntime extends EvaluationRuntimeGrpc.EvaluationRuntimeImplBase {
+    @Override
+    public void handleRequest(UPRequest request, StreamObserver<UPResponse> observer) {
+      observer.onNext(
+          UPResponse.newBuilder()
+              .setHttpStatus(200)
+              .setBody(ByteString.copyFromUtf8(request.getRequest().getUrl()))
+              .build());
+      observer.onCompleted();
+    }
+  }
+
+  private static FrontServer.Spec frontSpec() {
+    return new FrontServer.Spec(
+        "127.0.0.1",
+        0,
+        ContractOptions.defaults(),
+        RequestLimits.defaults(),
+        Duration.ofSeconds(30),
+        8,
+        new AppEnvironment("app", "v1", "default", "aerun/test", false),
+        true);
+  }
+
+  @Test
+  void forwardsOverTcp() throws Exception {
+    assertForwards(RpcTransport.parse("tcp:127.0.0.1:0"));
+  }
+
+  @Test
+  void forwardsOverAUnixSocket(@TempDir Path temp) throws Exception {
+    assumeTrue(RpcTransport.unixSocketsSupported(), "no epoll here");
+    assertForwards(RpcTransport.unix(temp.resolve("rt.sock")));
+  }
+
+  @Test
+  void startsWithoutItsRuntimeAndAnswers503() throws Exception {
+    LegacyRpcFront front =
+        new LegacyRpcFront(
+            new LegacyRpcFront.Spec(frontSpec(), RpcTransport.parse("tcp:127.0.0.1:1")));
+    front.start();
+    try {
+      assertEquals(503, get(front.port(), "/x").statusCode());
+    } finally {
+      front.stop();
+    }
+  }
+
+  @Test
+  void portBeforeStartIsAnError() {
+    LegacyRpcFront front =
+        new LegacyRpcFront(new LegacyRpcFront.Spec(frontSpec(), RpcTransport.inProcess()));
+    assertThrows(IllegalStateException.class, front::port);
+  }
+
+  private static void assertForwards(RpcTransport listen) throws Exception {
+    try (RpcServer runtime =
+        listen.startServer(
+            new UrlRuntime(), RpcTransport.maxMessageBytes(RequestLimits.defaults()))) {
+      LegacyRpcFront front =
+          new LegacyRpcFront(new LegacyRpcFront.Spec(frontSpec(), runtime.address()));
+      front.start();
+      try {
+        HttpResponse<String> response = get(front.port(), "/a/b?c=d");
+        assertEquals(200, response.statusCode());
+        assertEquals("http://127.0.0.1:" + front.port() + "/a/b?c=d", response.body());
+      } finally {
+        front.stop();
+      }
+    }
+  }
+
+  private static HttpResponse<String> get(int port, String path) throws Exception {
+    return CLIENT.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
