@@ -1,0 +1,82 @@
+package dev.aerun.main;
+
+import dev.aerun.appengine.descriptor.EeVersion;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The class loader holding one EE version's Jetty jars and its {@code WebappHost}. The EE8 and EE10
+ * JSP stacks cannot share one classpath, so the packaged runtime keeps each in its own folder
+ * beside the runtime jar ({@code lib/ee8}, {@code lib/ee10}) and loads it in a child of the common
+ * classpath. Being a {@link URLClassLoader} also lets Jetty find the container's JSTL jar to scan
+ * for tag libraries.
+ */
+final class EeClassLoaders {
+
+  /**
+   * Returns a new loader over {@code lib/<ee>} beside the running runtime jar, or, when there is no
+   * such folder (an IDE or test classpath, which already holds the EE jars), this class's loader.
+   *
+   * @throws UncheckedIOException if the folder exists but cannot be listed
+   */
+  static ClassLoader forVersion(EeVersion ee) {
+    ClassLoader own = EeClassLoaders.class.getClassLoader();
+    Optional<Path> folder = runtimeHome().flatMap(home -> eeFolder(home, ee));
+    if (folder.isEmpty()) {
+      return own;
+    }
+    return new URLClassLoader(
+        "aerun-" + ee.name().toLowerCase(Locale.ROOT), jarUrls(folder.get()), own);
+  }
+
+  /** {@code home/lib/<ee>} if it is a directory. */
+  static Optional<Path> eeFolder(Path home, EeVersion ee) {
+    Path folder = home.resolve("lib").resolve(ee.name().toLowerCase(Locale.ROOT));
+    return Files.isDirectory(folder) ? Optional.of(folder) : Optional.empty();
+  }
+
+  /** The {@code .jar} files directly in {@code folder}, sorted by name. */
+  static URL[] jarUrls(Path folder) {
+    try (Stream<Path> files = Files.list(folder)) {
+      List<URL> urls = new ArrayList<>();
+      for (Path jar :
+          files
+              .filter(f -> f.getFileName().toString().endsWith(".jar") && Files.isRegularFile(f))
+              .sorted()
+              .toList()) {
+        urls.add(jar.toUri().toURL());
+      }
+      return urls.toArray(URL[]::new);
+    } catch (MalformedURLException e) {
+      throw new IllegalStateException("Cannot build a URL for a jar in " + folder, e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list " + folder, e);
+    }
+  }
+
+  /** The directory holding the runtime jar (or, from an IDE, the classes directory's parent). */
+  private static Optional<Path> runtimeHome() {
+    try {
+      var source = EeClassLoaders.class.getProtectionDomain().getCodeSource();
+      if (source == null || source.getLocation() == null) {
+        return Optional.empty();
+      }
+      return Optional.ofNullable(Path.of(source.getLocation().toURI()).getParent());
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  private EeClassLoaders() {}
+}

@@ -1,0 +1,487 @@
+package dev.aerun.main;
+
+import dev.aerun.appengine.descriptor.ServingMode;
+import dev.aerun.rpc.transport.RpcTransport;
+import dev.aerun.runtime.lifecycle.Durations;
+import dev.aerun.runtime.logging.LogFormat;
+import dev.aerun.runtime.logging.RuntimeLogs;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything the launcher needs from its command line, its environment and the JVM's system
+ * properties, read once at the edge.
+ *
+ * <p>Nothing below the launcher reads {@code System.getenv} or {@code System.getProperty}: they
+ * receive this value (or what is derived from it) instead, so every rule here is unit-tested
+ * without a server.
+ */
+public final class LaunchOptions {
+  /** The port used when neither {@code --port} nor {@code PORT} says otherwise. */
+  public static final int DEFAULT_PORT = 8080;
+
+  /** The platform environment variables the runtime reads, in the order {@code --help} shows. */
+  public static final List<String> PLATFORM_VARIABLES =
+      List.of(
+          "PORT",
+          "GAE_APPLICATION",
+          "GAE_SERVICE",
+          "GAE_VERSION",
+          "GAE_INSTANCE",
+          "GAE_RUNTIME",
+          "GAE_ENV",
+          "GOOGLE_CLOUD_PROJECT",
+          "GAE_MEMORY_MB");
+
+  /** Environment variable naming the app when no path is given on the command line. */
+  public static final String APP_VARIABLE = "AERUN_APP";
+
+  /** Environment variable with the shutdown grace period (see {@link #shutdownGrace()}). */
+  public static final String SHUTDOWN_GRACE_VARIABLE = "AERUN_SHUTDOWN_GRACE";
+
+  /** The shutdown grace period unless configured: what Cloud Run allows after SIGTERM. */
+  static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
+
+  /** Which half of legacy RPC mode this process runs ({@code --role}). */
+  public enum Role {
+    /** The whole runtime in this process: the app, and in legacy mode the front end too. */
+    ALL,
+    /** Legacy mode's front end only: the public port, forwarding to a runtime at --rpc-target. */
+    FRONT,
+    /** Legacy mode's runtime only: the app, serving gRPC at --rpc-listen. */
+    RUNTIME
+  }
+
+  /** How a single-process legacy runtime's halves talk ({@code --rpc-transport}). */
+  public enum RpcTransportChoice {
+    /** In the JVM, no sockets. */
+    INPROCESS,
+    /** TCP on an ephemeral port of 127.0.0.1. */
+    TCP,
+    /** A Unix domain socket in the temporary directory. */
+    UNIX
+  }
+
+  private final Optional<Path> app;
+  private final int port;
+  private final String address;
+  private final Optional<ServingMode> mode;
+  private final Optional<String> trustedProxies;
+  private final boolean development;
+  private final Optional<Path> tempDirectory;
+  private final Map<String, String> platform;
+  private final Map<String, String> systemProperties;
+  private final Role role;
+  private final RpcTransportChoice rpcTransport;
+  private final Optional<RpcTransport> rpcListen;
+  private final Optional<RpcTransport> rpcTarget;
+  private final LogFormat logFormat;
+  private final Duration shutdownGrace;
+
+  private LaunchOptions(Builder b) {
+    this.app = Optional.ofNullable(b.app);
+    this.role = b.role;
+    this.rpcTransport = b.rpcTransport == null ? RpcTransportChoice.INPROCESS : b.rpcTransport;
+    this.rpcListen = Optional.ofNullable(b.rpcListen);
+    this.rpcTarget = Optional.ofNullable(b.rpcTarget);
+    this.port = b.port;
+    this.address = b.address;
+    this.mode = Optional.ofNullable(b.mode);
+    this.trustedProxies = Optional.ofNullable(b.trustedProxies);
+    this.development = b.development;
+    this.tempDirectory = Optional.ofNullable(b.tempDirectory);
+    this.platform = Collections.unmodifiableMap(new LinkedHashMap<>(b.platform));
+    this.systemProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.systemProperties));
+    this.logFormat = b.logFormat;
+    this.shutdownGrace = b.shutdownGrace;
+  }
+
+  /**
+   * Reads the options.
+   *
+   * @param environment the process environment (only the variables this class names are kept)
+   * @param systemProperties the JVM's system properties as given with {@code -D}; they override the
+   *     descriptor's {@code <system-properties>}
+   * @param args the command line after the jar
+   * @throws UsageException when the command line is wrong, or {@code --help} was asked for (then
+   *     {@link UsageException#isHelp()} is true)
+   */
+  public static LaunchOptions parse(
+      Map<String, String> environment, Map<String, String> systemProperties, String... args)
+      throws UsageException {
+    Builder b = new Builder();
+    for (String name : PLATFORM_VARIABLES) {
+      String value = environment.get(name);
+      if (value != null && !value.isBlank()) {
+        b.platform.put(name, value.trim());
+      }
+    }
+    b.systemProperties.putAll(systemProperties);
+    String portValue = b.platform.get("PORT");
+    if (portValue != null) {
+      b.port = parsePort(portValue, "environment variable PORT");
+    }
+    String appValue = environment.get(APP_VARIABLE);
+    String formatValue = environment.get(RuntimeLogs.FORMAT_VARIABLE);
+    if (formatValue != null && !formatValue.isBlank()) {
+      b.logFormat =
+          parseLogFormat(formatValue, "environment variable " + RuntimeLogs.FORMAT_VARIABLE);
+    }
+    formatValue = systemProperties.get(RuntimeLogs.FORMAT_PROPERTY);
+    if (formatValue != null) {
+      b.logFormat = parseLogFormat(formatValue, "-D" + RuntimeLogs.FORMAT_PROPERTY);
+    }
+
+    String graceValue = environment.get(SHUTDOWN_GRACE_VARIABLE);
+    if (graceValue != null && !graceValue.isBlank()) {
+      b.shutdownGrace =
+          parseDuration(graceValue, "environment variable " + SHUTDOWN_GRACE_VARIABLE);
+    }
+
+    Deque<String> rest = new ArrayDeque<>();
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
+      if (arg.startsWith("--") && eq > 0) {
+        rest.add(arg.substring(0, eq)); // --name=value is read as --name value
+        rest.add(arg.substring(eq + 1));
+      } else {
+        rest.add(arg);
+      }
+    }
+    List<String> positional = new ArrayList<>();
+    while (!rest.isEmpty()) {
+      String arg = rest.poll();
+      switch (arg) {
+        case "-h", "--help" -> throw UsageException.help();
+        case "--port" -> b.port = parsePort(value(rest, arg), "--port");
+        case "--address" -> b.address = value(rest, arg);
+        case "--mode" -> b.mode = parseMode(value(rest, arg));
+        case "--trusted-proxies" -> b.trustedProxies = value(rest, arg);
+        case "--temp-dir" -> b.tempDirectory = Path.of(value(rest, arg));
+        case "--development" -> b.development = true;
+        case "--role" -> b.role = parseRole(value(rest, arg));
+        case "--rpc-transport" -> b.rpcTransport = parseRpcTransport(value(rest, arg));
+        case "--rpc-listen" -> b.rpcListen = parseRpcAddress(value(rest, arg), arg);
+        case "--rpc-target" -> b.rpcTarget = parseRpcAddress(value(rest, arg), arg);
+        case "--log-format" -> b.logFormat = parseLogFormat(value(rest, arg), arg);
+        case "--shutdown-grace" -> b.shutdownGrace = parseDuration(value(rest, arg), arg);
+        default -> {
+          if (arg.startsWith("-")) {
+            throw new UsageException("unknown option " + arg + " (see --help)");
+          }
+          positional.add(arg);
+        }
+      }
+    }
+    if (positional.size() > 1) {
+      throw new UsageException("expected one app, got " + positional.size() + ": " + positional);
+    }
+    checkRoleOptions(b);
+    String appArg = positional.isEmpty() ? appValue : positional.get(0);
+    if (appArg != null && !appArg.isBlank()) {
+      b.app = Path.of(appArg);
+    } else if (b.role != Role.FRONT) {
+      throw new UsageException(
+          "no app given: name an exploded app directory or a .war, or set " + APP_VARIABLE);
+    }
+    return new LaunchOptions(b);
+  }
+
+  /** Each legacy-mode option belongs to one role; a split needs its address. */
+  private static void checkRoleOptions(Builder b) throws UsageException {
+    if (b.role != Role.ALL && b.mode == ServingMode.HTTP_CONNECTOR) {
+      throw new UsageException(
+          "--role " + name(b.role) + " is a half of legacy RPC mode; it cannot run --mode http");
+    }
+    if (b.rpcTransport != null && b.role != Role.ALL) {
+      throw new UsageException(
+          "--rpc-transport chooses how one process talks to itself; with --role "
+              + name(b.role)
+              + " use "
+              + (b.role == Role.FRONT ? "--rpc-target" : "--rpc-listen"));
+    }
+    if (b.rpcTransport != null && b.mode == ServingMode.HTTP_CONNECTOR) {
+      throw new UsageException("--rpc-transport is for legacy RPC mode, not --mode http");
+    }
+    if (b.rpcListen != null && b.role != Role.RUNTIME) {
+      throw new UsageException("--rpc-listen is for --role runtime");
+    }
+    if (b.rpcTarget != null && b.role != Role.FRONT) {
+      throw new UsageException("--rpc-target is for --role front");
+    }
+    if (b.role == Role.RUNTIME && b.rpcListen == null) {
+      throw new UsageException(
+          "--role runtime needs --rpc-listen tcp:HOST:PORT or unix:PATH: where to serve gRPC");
+    }
+    if (b.role == Role.FRONT && b.rpcTarget == null) {
+      throw new UsageException(
+          "--role front needs --rpc-target tcp:HOST:PORT or unix:PATH: where the runtime is");
+    }
+    if (b.role == Role.FRONT
+        && b.rpcTarget.kind() == RpcTransport.Kind.TCP
+        && b.rpcTarget.port() == 0) {
+      throw new UsageException("--rpc-target needs the runtime's port, not 0");
+    }
+  }
+
+  private static Role parseRole(String value) throws UsageException {
+    try {
+      return Role.valueOf(value.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--role must be 'all', 'front' or 'runtime', not '" + value + "'");
+    }
+  }
+
+  private static RpcTransportChoice parseRpcTransport(String value) throws UsageException {
+    try {
+      return RpcTransportChoice.valueOf(value.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(
+          "--rpc-transport must be 'inprocess', 'tcp' or 'unix', not '"
+              + value
+              + "' (a two-process split uses --role with --rpc-listen/--rpc-target)");
+    }
+  }
+
+  /** A socket address: an in-process name means nothing to another process. */
+  private static RpcTransport parseRpcAddress(String value, String option) throws UsageException {
+    RpcTransport address;
+    try {
+      address = RpcTransport.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(option + ": " + e.getMessage());
+    }
+    if (!address.isSocket()) {
+      throw new UsageException(option + " must be tcp:HOST:PORT or unix:PATH, not '" + value + "'");
+    }
+    return address;
+  }
+
+  private static String name(Role role) {
+    return role.name().toLowerCase(Locale.ROOT);
+  }
+
+  private static String value(Deque<String> rest, String option) throws UsageException {
+    String value = rest.poll();
+    if (value == null || value.startsWith("--")) {
+      throw new UsageException(option + " needs a value");
+    }
+    return value;
+  }
+
+  private static int parsePort(String value, String source) throws UsageException {
+    try {
+      int port = Integer.parseInt(value.trim());
+      if (port >= 0 && port <= 65535) {
+        return port;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException(source + " must be a port number 0-65535, not '" + value + "'");
+  }
+
+  private static ServingMode parseMode(String value) throws UsageException {
+    switch (value.toLowerCase(Locale.ROOT)) {
+      case "http", "httpconnector", "http-connector":
+        return ServingMode.HTTP_CONNECTOR;
+      case "legacy", "rpc", "legacy-rpc":
+        return ServingMode.LEGACY_RPC;
+      default:
+        throw new UsageException("--mode must be 'http' or 'legacy', not '" + value + "'");
+    }
+  }
+
+  private static LogFormat parseLogFormat(String value, String source) throws UsageException {
+    try {
+      return LogFormat.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(source + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * The staged app: an exploded directory or a {@code .war} file. Always present but for {@code
+   * --role front}, which may name one only to read its descriptor.
+   */
+  public Optional<Path> app() {
+    return app;
+  }
+
+  /** {@code --role}: the whole runtime (default), or one half of legacy RPC mode. */
+  public Role role() {
+    return role;
+  }
+
+  /** {@code --rpc-transport}: how a single-process legacy runtime talks to itself. */
+  public RpcTransportChoice rpcTransport() {
+    return rpcTransport;
+  }
+
+  /** {@code --rpc-listen}: where {@code --role runtime} serves gRPC. */
+  public Optional<RpcTransport> rpcListen() {
+    return rpcListen;
+  }
+
+  /** {@code --rpc-target}: where {@code --role front} finds the runtime. */
+  public Optional<RpcTransport> rpcTarget() {
+    return rpcTarget;
+  }
+
+  /** The port to listen on; 0 asks the system for a free one. */
+  public int port() {
+    return port;
+  }
+
+  /** The address to bind, {@code 0.0.0.0} by default. */
+  public String address() {
+    return address;
+  }
+
+  /** The serving mode forced by {@code --mode}, overriding the descriptor and {@code -D}. */
+  public Optional<ServingMode> mode() {
+    return mode;
+  }
+
+  /** {@code --trusted-proxies}: addresses or CIDR blocks whose App Engine headers are believed. */
+  public Optional<String> trustedProxies() {
+    return trustedProxies;
+  }
+
+  /** True when the app should see {@code com.google.appengine.runtime.environment=Development}. */
+  public boolean development() {
+    return development;
+  }
+
+  /** Where the webapp is unpacked and JSPs are compiled; a fresh temporary one when empty. */
+  public Optional<Path> tempDirectory() {
+    return tempDirectory;
+  }
+
+  /** The platform's environment variables that were set (see {@link #PLATFORM_VARIABLES}). */
+  public Map<String, String> platform() {
+    return platform;
+  }
+
+  /** One platform variable, if set and not blank. */
+  public Optional<String> platform(String name) {
+    return Optional.ofNullable(platform.get(name));
+  }
+
+  /** True on the managed platform, whose front end is the only peer (GAE_ENV is set). */
+  public boolean onPlatform() {
+    return platform.containsKey("GAE_ENV");
+  }
+
+  /**
+   * How logs are written: {@code --log-format}, else {@code -Daerun.log.format}, else {@code
+   * $AERUN_LOG_FORMAT}, else {@link LogFormat#AUTO}.
+   */
+  public LogFormat logFormat() {
+    return logFormat;
+  }
+
+  /**
+   * How long a shutdown (SIGTERM, SIGINT) waits for requests in flight: {@code --shutdown-grace},
+   * else {@code $AERUN_SHUTDOWN_GRACE}, else 10 s (what Cloud Run gives between SIGTERM and
+   * SIGKILL).
+   */
+  public Duration shutdownGrace() {
+    return shutdownGrace;
+  }
+
+  private static Duration parseDuration(String value, String what) throws UsageException {
+    try {
+      return Durations.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(what + ": " + e.getMessage());
+    }
+  }
+
+  /** The JVM's system properties as given on the command line. */
+  public Map<String, String> systemProperties() {
+    return systemProperties;
+  }
+
+  /** The usage text printed by {@code --help}. */
+  public static String usage() {
+    return String.join(
+        "\n",
+        "Usage: java [-Dname=value ...] -jar runtime-main.jar [options] <app-dir-or-war>",
+        "",
+        "Serves one App Engine-style Java web app (EE8 javax.servlet or EE10 jakarta.servlet)",
+        "on Jetty 12, as its WEB-INF/appengine-web.xml describes.",
+        "",
+        "Options:",
+        "  --port N                port to listen on (default: $PORT, else 8080; 0 = any free)",
+        "  --address A             address to bind (default 0.0.0.0)",
+        "  --mode http|legacy      serving mode, overriding appengine.use.HttpConnector",
+        "  --trusted-proxies LIST  comma-separated addresses/CIDRs whose X-AppEngine-* and",
+        "                          X-Forwarded-* headers are believed (default: everyone on",
+        "                          the platform, i.e. when GAE_ENV is set; nobody elsewhere)",
+        "  --temp-dir DIR          where the app is unpacked and JSPs compiled",
+        "  --development           the app sees runtime.environment=Development",
+        "  --log-format F          json (Cloud Logging's structured JSON), text, or auto:",
+        "                          text on a terminal, else json (default auto; also",
+        "                          -D"
+            + RuntimeLogs.FORMAT_PROPERTY
+            + " or $"
+            + RuntimeLogs.FORMAT_VARIABLE
+            + ")",
+        "  --shutdown-grace D      on SIGTERM/SIGINT, how long requests in flight may",
+        "                          finish before they are ended (default 10s; e.g. 500ms,",
+        "                          30s, 1m; also $" + SHUTDOWN_GRACE_VARIABLE + ")",
+        "  -h, --help              print this help",
+        "",
+        "Legacy RPC mode (a front server buffers each request and runs it on the runtime",
+        "over gRPC):",
+        "  --rpc-transport inprocess|tcp|unix",
+        "                          how the front end and the runtime talk in one process",
+        "                          (default inprocess; tcp = 127.0.0.1, ephemeral port;",
+        "                          unix = a socket in the temp dir, Linux only)",
+        "  --role all|front|runtime",
+        "                          run both halves (default), or one of a two-process split:",
+        "  --rpc-listen ADDR       --role runtime: serve gRPC at tcp:HOST:PORT or unix:PATH",
+        "                          (port 0 = any free; the start line says which); this",
+        "                          role opens no HTTP port, --port and --address are ignored",
+        "  --rpc-target ADDR       --role front: the runtime's tcp:HOST:PORT or unix:PATH;",
+        "                          the app is optional here (its descriptor's appengine.*",
+        "                          properties are read if given)",
+        "  The gRPC link is plaintext and unauthenticated: keep it on loopback or a private",
+        "  network. The front end applies the trust policy (--trusted-proxies).",
+        "",
+        "The app may also be named by $" + APP_VARIABLE + ".",
+        "-Dappengine.use.HttpConnector=true (or any appengine.* property) overrides the",
+        "descriptor's <system-properties>.",
+        "",
+        "Environment: " + String.join(", ", PLATFORM_VARIABLES),
+        "");
+  }
+
+  private static final class Builder {
+    Path app;
+    int port = DEFAULT_PORT;
+    String address = "0.0.0.0";
+    ServingMode mode;
+    String trustedProxies;
+    boolean development;
+    Path tempDirectory;
+    Role role = Role.ALL;
+    RpcTransportChoice rpcTransport;
+    RpcTransport rpcListen;
+    RpcTransport rpcTarget;
+    final Map<String, String> platform = new LinkedHashMap<>();
+    final Map<String, String> systemProperties = new LinkedHashMap<>();
+    LogFormat logFormat = LogFormat.AUTO;
+    Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
+  }
+}

@@ -1,0 +1,72 @@
+package dev.aerun.main;
+
+import dev.aerun.runtime.logging.RuntimeLogs;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Turns a command line into a running runtime, or into one clear message and an exit code.
+ *
+ * <p>Exit codes: 0 served and stopped, or {@code --help}; 1 the app could not be started (bad
+ * descriptor, missing app, failing app, port in use); 2 the command line was wrong.
+ */
+public final class Launcher {
+  static final int EXIT_OK = 0;
+  static final int EXIT_START_FAILED = 1;
+  static final int EXIT_USAGE = 2;
+
+  private Launcher() {}
+
+  /** Starts the runtime and blocks until it stops; returns the process exit code. */
+  static int run(Map<String, String> environment, Map<String, String> properties, String[] args) {
+    return run(environment, properties, args, System.out, System.err);
+  }
+
+  static int run(
+      Map<String, String> environment,
+      Map<String, String> properties,
+      String[] args,
+      PrintStream out,
+      PrintStream err) {
+    LaunchOptions options;
+    try {
+      options = LaunchOptions.parse(environment, properties, args);
+    } catch (UsageException e) {
+      if (e.isHelp()) {
+        out.print(e.getMessage());
+        return EXIT_OK;
+      }
+      err.println("error: " + e.getMessage());
+      err.println("Run with --help for usage.");
+      return EXIT_USAGE;
+    }
+    RuntimeLogs.install(options.logFormat(), options.platform()); // before anything logs
+    RunningRuntime runtime;
+    try {
+      runtime = RuntimeStarter.start(options);
+    } catch (StartupException e) {
+      err.println("error: " + e.getMessage());
+      return EXIT_START_FAILED;
+    }
+    runtime.join();
+    return EXIT_OK;
+  }
+
+  /** The system properties given with {@code -D} on this JVM's command line. */
+  static Map<String, String> commandLineProperties() {
+    Map<String, String> given = new LinkedHashMap<>();
+    for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (argument.startsWith("-D")) {
+        int eq = argument.indexOf('=');
+        String name = eq < 0 ? argument.substring(2) : argument.substring(2, eq);
+        String value = System.getProperty(name);
+        if (!name.isEmpty() && value != null) {
+          given.put(name, value);
+        }
+      }
+    }
+    return given;
+  }
+}

@@ -1,0 +1,487 @@
+package dev.aerun.main;
+
+import dev.aerun.appengine.descriptor.AppEngineWebXml;
+import dev.aerun.appengine.descriptor.AppEngineWebXmlParser;
+import dev.aerun.appengine.descriptor.DescriptorException;
+import dev.aerun.appengine.descriptor.RuntimeSelection;
+import dev.aerun.appengine.descriptor.SelectionException;
+import dev.aerun.appengine.descriptor.SelectionInput;
+import dev.aerun.appengine.descriptor.ServingMode;
+import dev.aerun.httpconnector.HttpConnectorServer;
+import dev.aerun.main.LaunchOptions.Role;
+import dev.aerun.rpc.LegacyRpcFront;
+import dev.aerun.rpc.LegacyRpcRuntimeServer;
+import dev.aerun.rpc.LegacyRpcServer;
+import dev.aerun.rpc.front.FrontServer;
+import dev.aerun.rpc.transport.RpcTransport;
+import dev.aerun.runtime.contract.ContractOptions;
+import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.contract.TrustPolicy;
+import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.lifecycle.WarmupHandler;
+import dev.aerun.runtime.sessions.WebappSessions;
+import dev.aerun.runtime.statics.StaticFiles;
+import dev.aerun.runtime.webapp.WebappHost;
+import dev.aerun.runtime.webapp.WebappSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.logging.Logger;
+import org.eclipse.jetty.server.Handler;
+
+/**
+ * The start-up sequence, in order: read the descriptor, choose mode and EE, give the app its system
+ * properties, build the server, deploy the webapp, and only then open the port.
+ *
+ * <p>Every step before the port opens fails with a {@link StartupException} carrying one line for
+ * the user; nothing is left half-started.
+ */
+final class RuntimeStarter {
+  private static final Logger log = Logger.getLogger(RuntimeStarter.class.getName());
+
+  /** The threads of each Jetty server, and the idle timeout of public connections. */
+  private static final int MAX_THREADS = 200;
+
+  private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+
+  private RuntimeStarter() {}
+
+  static RunningRuntime start(LaunchOptions options) throws StartupException {
+    if (options.role() == Role.FRONT) {
+      return startFront(options);
+    }
+    StagedApp app = StagedApp.open(options.app().orElseThrow());
+    AppEngineWebXml descriptor = readDescriptor(app);
+    RuntimeSelection selection = select(descriptor, options);
+    selection.warnings().forEach(w -> log.warning(app.descriptorName() + ": " + w));
+    Map<String, String> properties = appSystemProperties(descriptor, options);
+    properties.forEach(System::setProperty);
+
+    // Static files are answered in front of the webapp, as the platform's front end would; both
+    // modes run this same handler as their app, behind the platform's warm-up and start paths.
+    Handler webapp = createWebapp(app, selection, options, descriptor);
+    if (options.role() == Role.RUNTIME) {
+      return startRuntime(app, descriptor, selection, webapp, options);
+    }
+    if (selection.mode() == ServingMode.LEGACY_RPC) {
+      return startLegacy(app, descriptor, selection, webapp, options);
+    }
+    HttpConnectorServer server =
+        new HttpConnectorServer(
+            HttpConnectorServer.Spec.defaults(webapp)
+                .withHost(options.address())
+                .withPort(options.port())
+                .withContract(contract(effective(descriptor, options), options))
+                .withLimits(limits(effective(descriptor, options))));
+    try {
+      server.start();
+    } catch (Exception e) {
+      stopQuietly(server::stop);
+      throw new StartupException(app.displayName() + " failed to start: " + rootMessage(e), e);
+    }
+    logServing(
+        app.displayName(), "HttpConnector mode (" + selection.ee() + ")", options, server.port());
+    return new RunningRuntime(
+        options.shutdownGrace(),
+        new RunningRuntime.Servers() {
+          @Override
+          public void join() throws InterruptedException {
+            server.join();
+          }
+
+          @Override
+          public boolean drain(Duration grace) throws InterruptedException {
+            return server.drain(grace);
+          }
+
+          @Override
+          public void stop() throws Exception {
+            server.stop();
+          }
+        });
+  }
+
+  /** Legacy RPC mode in this process: runtime and front end joined by {@code --rpc-transport}. */
+  private static RunningRuntime startLegacy(
+      StagedApp app,
+      AppEngineWebXml descriptor,
+      RuntimeSelection selection,
+      Handler webapp,
+      LaunchOptions options)
+      throws StartupException {
+    Map<String, String> effective = effective(descriptor, options);
+    Path socketDirectory = null;
+    RpcTransport transport;
+    switch (options.rpcTransport()) {
+      case TCP -> transport = RpcTransport.tcp("127.0.0.1", 0);
+      case UNIX -> {
+        requireUnixSockets("--rpc-transport unix");
+        socketDirectory = newSocketDirectory(options);
+        transport = RpcTransport.unix(socketDirectory.resolve("runtime.sock"));
+      }
+      default -> transport = RpcTransport.inProcess();
+    }
+    LegacyRpcServer server =
+        new LegacyRpcServer(
+            LegacyRpcServer.Spec.defaults(webapp, environment(descriptor, options))
+                .withHost(options.address())
+                .withPort(options.port())
+                .withContract(contract(effective, options))
+                .withLimits(limits(effective))
+                .withIdleTimeout(IDLE_TIMEOUT)
+                .withMaxThreads(MAX_THREADS)
+                .withTransport(transport));
+    Path socketsToDelete = socketDirectory;
+    try {
+      server.start();
+    } catch (Exception e) {
+      stopQuietly(server::stop);
+      deleteQuietly(socketsToDelete);
+      throw new StartupException(app.displayName() + " failed to start: " + rootMessage(e), e);
+    }
+    logServing(
+        app.displayName(),
+        "legacy RPC mode (" + selection.ee() + ", " + transport.kindName() + " transport)",
+        options,
+        server.port());
+    return new RunningRuntime(
+        options.shutdownGrace(),
+        new RunningRuntime.Servers() {
+          @Override
+          public void join() throws InterruptedException {
+            server.join();
+          }
+
+          @Override
+          public boolean drain(Duration grace) throws InterruptedException {
+            return server.drain(grace);
+          }
+
+          @Override
+          public void stop() throws Exception {
+            try {
+              server.stop();
+            } finally {
+              deleteQuietly(socketsToDelete);
+            }
+          }
+        });
+  }
+
+  /** {@code --role runtime}: the app, serving gRPC at {@code --rpc-listen} for a front end. */
+  private static RunningRuntime startRuntime(
+      StagedApp app,
+      AppEngineWebXml descriptor,
+      RuntimeSelection selection,
+      Handler webapp,
+      LaunchOptions options)
+      throws StartupException {
+    RpcTransport listen = options.rpcListen().orElseThrow();
+    if (listen.kind() == RpcTransport.Kind.UNIX) {
+      requireUnixSockets("--rpc-listen " + listen);
+    }
+    LegacyRpcRuntimeServer server =
+        new LegacyRpcRuntimeServer(
+            new LegacyRpcRuntimeServer.Spec(
+                webapp, limits(effective(descriptor, options)), MAX_THREADS, listen));
+    try {
+      server.start();
+    } catch (Exception e) {
+      stopQuietly(server::stop);
+      throw new StartupException(app.displayName() + " failed to start: " + rootMessage(e), e);
+    }
+    // Not the "at http://" of a public port: nothing here serves HTTP.
+    log.info(
+        String.format(
+            "Runtime for %s in legacy RPC mode (%s) serving gRPC at %s - started in %d ms",
+            app.displayName(),
+            selection.ee(),
+            server.address(),
+            ManagementFactory.getRuntimeMXBean().getUptime()));
+    return new RunningRuntime(
+        options.shutdownGrace(),
+        new RunningRuntime.Servers() {
+          @Override
+          public void join() throws InterruptedException {
+            server.join();
+          }
+
+          @Override
+          public boolean drain(Duration grace) throws InterruptedException {
+            return server.drain(grace);
+          }
+
+          @Override
+          public void stop() throws Exception {
+            server.stop();
+          }
+        });
+  }
+
+  /**
+   * {@code --role front}: the public port, forwarding to the runtime at {@code --rpc-target}. The
+   * app is optional: its descriptor only contributes ids and {@code appengine.*} properties.
+   */
+  private static RunningRuntime startFront(LaunchOptions options) throws StartupException {
+    RpcTransport target = options.rpcTarget().orElseThrow();
+    if (target.kind() == RpcTransport.Kind.UNIX) {
+      requireUnixSockets("--rpc-target " + target);
+    }
+    AppEngineWebXml descriptor = AppEngineWebXml.empty();
+    String name = null;
+    if (options.app().isPresent()) {
+      StagedApp app = StagedApp.open(options.app().get());
+      descriptor = readDescriptor(app);
+      name = app.displayName();
+    }
+    Map<String, String> effective = effective(descriptor, options);
+    AppEnvironment environment = environment(descriptor, options);
+    LegacyRpcFront front =
+        new LegacyRpcFront(
+            new LegacyRpcFront.Spec(
+                new FrontServer.Spec(
+                    options.address(),
+                    options.port(),
+                    contract(effective, options),
+                    limits(effective),
+                    IDLE_TIMEOUT,
+                    MAX_THREADS,
+                    environment,
+                    true),
+                target));
+    String shown = name != null ? name : environment.applicationId();
+    try {
+      front.start();
+    } catch (Exception e) {
+      stopQuietly(front::stop);
+      throw new StartupException(
+          "the front end for " + shown + " failed to start: " + rootMessage(e), e);
+    }
+    logServing(
+        shown, "legacy RPC mode (front end, runtime at " + target + ")", options, front.port());
+    return new RunningRuntime(
+        options.shutdownGrace(),
+        new RunningRuntime.Servers() {
+          @Override
+          public void join() throws InterruptedException {
+            front.join();
+          }
+
+          @Override
+          public boolean drain(Duration grace) throws InterruptedException {
+            return front.drain(grace);
+          }
+
+          @Override
+          public void stop() throws Exception {
+            front.stop();
+          }
+        });
+  }
+
+  /** The start line; end-to-end tests find the port in its {@code at http://HOST:PORT/}. */
+  private static void logServing(String app, String how, LaunchOptions options, int port) {
+    String host = options.address().equals("0.0.0.0") ? "localhost" : options.address();
+    log.info(
+        String.format(
+            "Serving %s in %s on Jetty %s at http://%s:%d/ - started in %d ms",
+            app,
+            how,
+            HttpConnectorServer.jettyVersion(),
+            host,
+            port,
+            ManagementFactory.getRuntimeMXBean().getUptime()));
+  }
+
+  private static void requireUnixSockets(String what) throws StartupException {
+    if (!RpcTransport.unixSocketsSupported()) {
+      throw new StartupException(
+          what
+              + ": Unix domain sockets are not supported on this OS/JVM ("
+              + System.getProperty("os.name")
+              + " "
+              + System.getProperty("os.arch")
+              + "); use tcp instead");
+    }
+  }
+
+  /** A private directory for the socket: short enough for a socket path, and ours alone. */
+  private static Path newSocketDirectory(LaunchOptions options) throws StartupException {
+    try {
+      return options.tempDirectory().isPresent()
+          ? Files.createTempDirectory(options.tempDirectory().get(), "aerun-rpc-")
+          : Files.createTempDirectory("aerun-rpc-");
+    } catch (IOException e) {
+      throw new StartupException("cannot create a directory for the RPC socket: " + e, e);
+    }
+  }
+
+  private static void deleteQuietly(Path socketDirectory) {
+    if (socketDirectory == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(socketDirectory.resolve("runtime.sock"));
+      Files.deleteIfExists(socketDirectory);
+    } catch (IOException ignored) {
+      // A leftover empty directory in the temp dir is harmless.
+    }
+  }
+
+  private static AppEngineWebXml readDescriptor(StagedApp app) throws StartupException {
+    try (InputStream in = app.openDescriptor()) {
+      return AppEngineWebXmlParser.parse(in, app.descriptorName());
+    } catch (DescriptorException e) {
+      throw new StartupException(e.getMessage(), e);
+    } catch (IOException e) {
+      throw new StartupException(app.descriptorName() + ": cannot read: " + e.getMessage(), e);
+    }
+  }
+
+  private static RuntimeSelection select(AppEngineWebXml descriptor, LaunchOptions options)
+      throws StartupException {
+    // Either half of a split is legacy mode, whatever the descriptor says.
+    ServingMode launcherMode =
+        options.role() != Role.ALL ? ServingMode.LEGACY_RPC : options.mode().orElse(null);
+    SelectionInput input =
+        SelectionInput.of(descriptor)
+            .withOverrides(options.systemProperties())
+            .withGaeRuntime(options.platform("GAE_RUNTIME").orElse(null))
+            .withLauncherMode(launcherMode)
+            .withJvmFeatureVersion(Runtime.version().feature());
+    try {
+      return RuntimeSelection.resolve(input);
+    } catch (SelectionException e) {
+      throw new StartupException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * What the app finds in {@link System#getProperties()}: its descriptor's {@code
+   * <system-properties>} (a {@code -D} of the same name wins, so it is not set again), then the App
+   * Engine environment properties.
+   */
+  static Map<String, String> appSystemProperties(
+      AppEngineWebXml descriptor, LaunchOptions options) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    descriptor.systemProperties().forEach(properties::put);
+    properties.keySet().removeAll(options.systemProperties().keySet());
+    properties.putAll(environment(descriptor, options).systemProperties());
+    return properties;
+  }
+
+  /** The descriptor's properties with the command line's {@code -D} values on top. */
+  private static Map<String, String> effective(AppEngineWebXml descriptor, LaunchOptions options) {
+    Map<String, String> merged = new LinkedHashMap<>(descriptor.systemProperties());
+    merged.putAll(options.systemProperties());
+    return merged;
+  }
+
+  private static ContractOptions contract(Map<String, String> effective, LaunchOptions options)
+      throws StartupException {
+    return ContractOptions.fromProperties(effective, trust(options));
+  }
+
+  private static RequestLimits limits(Map<String, String> effective) {
+    return RequestLimits.defaults()
+        .withIgnoreResponseSizeLimit(
+            Boolean.parseBoolean(effective.get(RequestLimits.IGNORE_RESPONSE_SIZE_LIMIT_PROPERTY)));
+  }
+
+  static AppEnvironment environment(AppEngineWebXml descriptor, LaunchOptions options) {
+    String applicationId =
+        options
+            .platform("GAE_APPLICATION")
+            .or(() -> options.platform("GOOGLE_CLOUD_PROJECT"))
+            .or(descriptor::application)
+            .orElse("no_app_id");
+    String version = options.platform("GAE_VERSION").or(descriptor::version).orElse("no_version");
+    String service = options.platform("GAE_SERVICE").or(descriptor::service).orElse("default");
+    return new AppEnvironment(
+        applicationId, version, service, runtimeVersion(), options.development());
+  }
+
+  /** {@code aerun/<version>}, from the jar's manifest when there is one. */
+  static String runtimeVersion() {
+    String version = RuntimeStarter.class.getPackage().getImplementationVersion();
+    return "aerun/" + (version == null ? "dev" : version);
+  }
+
+  /**
+   * Off the platform nobody is trusted unless named; on it (GAE_ENV set) the front end is the only
+   * peer, so everyone is.
+   */
+  static TrustPolicy trust(LaunchOptions options) throws StartupException {
+    if (options.trustedProxies().isPresent()) {
+      try {
+        return TrustPolicy.parse(options.trustedProxies().get());
+      } catch (IllegalArgumentException e) {
+        throw new StartupException("--trusted-proxies: " + e.getMessage(), e);
+      }
+    }
+    return options.onPlatform() ? TrustPolicy.trustAll() : TrustPolicy.trustNone();
+  }
+
+  private static Handler createWebapp(
+      StagedApp app, RuntimeSelection selection, LaunchOptions options, AppEngineWebXml descriptor)
+      throws StartupException {
+    try {
+      Path temp =
+          options.tempDirectory().isPresent()
+              ? options.tempDirectory().get()
+              : Files.createTempDirectory("aerun-webapp-");
+      WebappHost host = WebappHost.load(selection.ee(), EeClassLoaders.forVersion(selection.ee()));
+      Handler webapp =
+          host.createWebapp(
+              new WebappSpec(app.location(), "/", temp)
+                  .withSessions(WebappSessions.fromDescriptor(descriptor.sessionsEnabled())));
+      return new WarmupHandler(
+          StaticFiles.wrap(descriptor, webapp),
+          warmupEnabled(descriptor),
+          path -> host.mapsPath(webapp, path));
+    } catch (IOException | RuntimeException e) {
+      throw new StartupException(
+          app.displayName()
+              + ": cannot prepare the "
+              + selection.ee()
+              + " webapp: "
+              + rootMessage(e),
+          e);
+    }
+  }
+
+  /**
+   * Warm-up requests are on unless {@code <warmup-requests-enabled>false} (the platform's default
+   * is on); listing the {@code warmup} inbound service turns them on too.
+   */
+  static boolean warmupEnabled(AppEngineWebXml descriptor) {
+    return descriptor.warmupRequestsEnabled() || descriptor.inboundServices().contains("warmup");
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage();
+    return root.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+  }
+
+  /** Something to stop while already failing. */
+  private interface Stoppable {
+    void stop() throws Exception;
+  }
+
+  private static void stopQuietly(Stoppable server) {
+    try {
+      server.stop();
+    } catch (Exception ignored) {
+      // Already failing; the start-up error is the one to report.
+    }
+  }
+}

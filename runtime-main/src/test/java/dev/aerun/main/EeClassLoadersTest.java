@@ -1,0 +1,66 @@
+package dev.aerun.main;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.aerun.appengine.descriptor.EeVersion;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EeClassLoadersTest {
+
+  @TempDir Path home;
+
+  @Test
+  void eeFolder_isLibSlashVersionBesideTheJar() throws Exception {
+    Files.createDirectories(home.resolve("lib/ee10"));
+
+    assertEquals(
+        Optional.of(home.resolve("lib/ee10")), EeClassLoaders.eeFolder(home, EeVersion.EE10));
+  }
+
+  @Test
+  void eeFolder_missingFolderIsEmpty() throws Exception {
+    Files.createDirectories(home.resolve("lib/ee10"));
+
+    assertTrue(EeClassLoaders.eeFolder(home, EeVersion.EE8).isEmpty());
+  }
+
+  @Test
+  void eeFolder_plainFileIsNotAFolder() throws Exception {
+    Files.createDirectories(home.resolve("lib"));
+    Files.writeString(home.resolve("lib/ee8"), "not a folder");
+
+    assertTrue(EeClassLoaders.eeFolder(home, EeVersion.EE8).isEmpty());
+  }
+
+  @Test
+  void jarUrls_areTheJarsSortedByName() throws Exception {
+    Path folder = Files.createDirectories(home.resolve("lib/ee8"));
+    Files.writeString(folder.resolve("b.jar"), "");
+    Files.writeString(folder.resolve("a.jar"), "");
+    Files.writeString(folder.resolve("notes.txt"), "");
+    Files.createDirectories(folder.resolve("sub.jar"));
+
+    URL[] urls = EeClassLoaders.jarUrls(folder);
+
+    assertArrayEquals(
+        new URL[] {
+          folder.resolve("a.jar").toUri().toURL(), folder.resolve("b.jar").toUri().toURL()
+        },
+        urls);
+  }
+
+  @Test
+  void forVersion_withoutEeFolderIsThisClassLoader() {
+    // Tests run from target/classes; packaging creates target/lib/ee8 and ee10, never ee11.
+    ClassLoader loader = EeClassLoaders.forVersion(EeVersion.EE11);
+
+    assertEquals(EeClassLoaders.class.getClassLoader(), loader);
+  }
+}

@@ -1,0 +1,318 @@
+package dev.aerun.main;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.aerun.appengine.descriptor.ServingMode;
+import dev.aerun.main.LaunchOptions.Role;
+import dev.aerun.main.LaunchOptions.RpcTransportChoice;
+import dev.aerun.rpc.transport.RpcTransport;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class LaunchOptionsTest {
+  private static LaunchOptions parse(Map<String, String> env, String... args) throws Exception {
+    return LaunchOptions.parse(env, Map.of(), args);
+  }
+
+  @Test
+  void defaultPortIs8080() throws Exception {
+    assertEquals(8080, parse(Map.of(), "app").port());
+  }
+
+  @Test
+  void portComesFromEnvironment() throws Exception {
+    assertEquals(9090, parse(Map.of("PORT", "9090"), "app").port());
+  }
+
+  @Test
+  void portOptionWinsOverEnvironment() throws Exception {
+    assertEquals(7070, parse(Map.of("PORT", "9090"), "--port", "7070", "app").port());
+  }
+
+  @Test
+  void optionWithEqualsSignIsRead() throws Exception {
+    assertEquals(0, parse(Map.of(), "--port=0", "app").port());
+  }
+
+  @Test
+  void shutdownGrace_defaultsTo10s_environmentThenOption() throws Exception {
+    assertEquals(java.time.Duration.ofSeconds(10), parse(Map.of(), "app").shutdownGrace());
+    assertEquals(
+        java.time.Duration.ofSeconds(25),
+        parse(Map.of("AERUN_SHUTDOWN_GRACE", "25s"), "app").shutdownGrace());
+    assertEquals(
+        java.time.Duration.ofMillis(500),
+        parse(Map.of("AERUN_SHUTDOWN_GRACE", "25s"), "--shutdown-grace", "500ms", "app")
+            .shutdownGrace());
+  }
+
+  @Test
+  void badShutdownGraceIsAUsageErrorNamingTheSource() {
+    UsageException option =
+        assertThrows(
+            UsageException.class, () -> parse(Map.of(), "--shutdown-grace", "soon", "app"));
+    assertTrue(option.getMessage().contains("--shutdown-grace"), option.getMessage());
+    assertTrue(option.getMessage().contains("'soon'"), option.getMessage());
+    UsageException variable =
+        assertThrows(
+            UsageException.class, () -> parse(Map.of("AERUN_SHUTDOWN_GRACE", "-1s"), "app"));
+    assertTrue(variable.getMessage().contains("AERUN_SHUTDOWN_GRACE"), variable.getMessage());
+  }
+
+  @Test
+  void badPortIsAUsageError() {
+    UsageException e =
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--port", "x", "a"));
+    assertTrue(e.getMessage().contains("--port"), e.getMessage());
+    assertFalse(e.isHelp());
+  }
+
+  @Test
+  void badPortInEnvironmentNamesTheVariable() {
+    UsageException e =
+        assertThrows(UsageException.class, () -> parse(Map.of("PORT", "99999"), "app"));
+    assertTrue(e.getMessage().contains("PORT"), e.getMessage());
+  }
+
+  @Test
+  void defaultAddressIsAllInterfaces() throws Exception {
+    assertEquals("0.0.0.0", parse(Map.of(), "app").address());
+  }
+
+  @Test
+  void addressOption() throws Exception {
+    assertEquals("127.0.0.1", parse(Map.of(), "--address", "127.0.0.1", "app").address());
+  }
+
+  @Test
+  void appFromPositionalArgument() throws Exception {
+    assertEquals(Optional.of(Path.of("my.war")), parse(Map.of(), "my.war").app());
+  }
+
+  @Test
+  void appFromEnvironmentWhenNoArgument() throws Exception {
+    assertEquals(Optional.of(Path.of("/srv/app")), parse(Map.of("AERUN_APP", "/srv/app")).app());
+  }
+
+  @Test
+  void missingAppIsAUsageError() {
+    UsageException e = assertThrows(UsageException.class, () -> parse(Map.of()));
+    assertTrue(e.getMessage().contains("no app"), e.getMessage());
+  }
+
+  @Test
+  void twoAppsAreAUsageError() {
+    assertThrows(UsageException.class, () -> parse(Map.of(), "a", "b"));
+  }
+
+  @Test
+  void unknownOptionIsAUsageError() {
+    UsageException e = assertThrows(UsageException.class, () -> parse(Map.of(), "--nope", "a"));
+    assertTrue(e.getMessage().contains("--nope"), e.getMessage());
+  }
+
+  @Test
+  void optionWithoutValueIsAUsageError() {
+    UsageException e = assertThrows(UsageException.class, () -> parse(Map.of(), "a", "--port"));
+    assertTrue(e.getMessage().contains("needs a value"), e.getMessage());
+  }
+
+  @Test
+  void helpIsFlagged() {
+    UsageException e = assertThrows(UsageException.class, () -> parse(Map.of(), "--help"));
+    assertTrue(e.isHelp());
+    assertTrue(e.getMessage().contains("--trusted-proxies"));
+  }
+
+  @Test
+  void modeOverride() throws Exception {
+    assertEquals(
+        Optional.of(ServingMode.HTTP_CONNECTOR), parse(Map.of(), "--mode", "http", "a").mode());
+    assertEquals(
+        Optional.of(ServingMode.LEGACY_RPC), parse(Map.of(), "--mode", "LEGACY", "a").mode());
+    assertEquals(Optional.empty(), parse(Map.of(), "a").mode());
+  }
+
+  @Test
+  void badModeIsAUsageError() {
+    assertThrows(UsageException.class, () -> parse(Map.of(), "--mode", "fast", "a"));
+  }
+
+  @Test
+  void platformVariablesAreKeptAndOthersDropped() throws Exception {
+    LaunchOptions o =
+        parse(Map.of("GAE_APPLICATION", "s~demo", "HOME", "/root", "GAE_VERSION", " "), "a");
+    assertEquals(Map.of("GAE_APPLICATION", "s~demo"), o.platform());
+  }
+
+  @Test
+  void onPlatformWhenGaeEnvIsSet() throws Exception {
+    assertTrue(parse(Map.of("GAE_ENV", "standard"), "a").onPlatform());
+    assertFalse(parse(Map.of(), "a").onPlatform());
+  }
+
+  @Test
+  void trustedProxiesOption() throws Exception {
+    assertEquals(
+        Optional.of("10.0.0.0/8"),
+        parse(Map.of(), "--trusted-proxies", "10.0.0.0/8", "a").trustedProxies());
+  }
+
+  @Test
+  void systemPropertiesAreKept() throws Exception {
+    LaunchOptions o =
+        LaunchOptions.parse(Map.of(), Map.of("appengine.use.HttpConnector", "true"), "a");
+    assertEquals("true", o.systemProperties().get("appengine.use.HttpConnector"));
+  }
+
+  private static UsageException usageError(String... args) {
+    return assertThrows(UsageException.class, () -> parse(Map.of(), args));
+  }
+
+  @Test
+  void rpcTransportDefaultsToInProcess() throws Exception {
+    assertEquals(RpcTransportChoice.INPROCESS, parse(Map.of(), "a").rpcTransport());
+  }
+
+  @Test
+  void rpcTransportOption() throws Exception {
+    assertEquals(
+        RpcTransportChoice.TCP, parse(Map.of(), "--rpc-transport", "tcp", "a").rpcTransport());
+    assertEquals(
+        RpcTransportChoice.UNIX, parse(Map.of(), "--rpc-transport=UNIX", "a").rpcTransport());
+    assertEquals(
+        RpcTransportChoice.INPROCESS,
+        parse(Map.of(), "--rpc-transport", "inprocess", "a").rpcTransport());
+  }
+
+  @Test
+  void badRpcTransportIsAUsageErrorNamingTheChoices() {
+    UsageException e = usageError("--rpc-transport", "carrier-pigeon", "a");
+    assertTrue(e.getMessage().contains("'inprocess', 'tcp' or 'unix'"), e.getMessage());
+    assertTrue(e.getMessage().contains("carrier-pigeon"), e.getMessage());
+  }
+
+  @Test
+  void rpcTransportWithModeHttpIsAUsageError() {
+    assertThrows(
+        UsageException.class, () -> parse(Map.of(), "--mode", "http", "--rpc-transport", "tcp"));
+  }
+
+  @Test
+  void roleDefaultsToAll() throws Exception {
+    assertEquals(Role.ALL, parse(Map.of(), "a").role());
+  }
+
+  @Test
+  void badRoleIsAUsageError() {
+    UsageException e = usageError("--role", "back", "a");
+    assertTrue(e.getMessage().contains("'all', 'front' or 'runtime'"), e.getMessage());
+  }
+
+  @Test
+  void runtimeRoleWithTcpListenAddress() throws Exception {
+    LaunchOptions o = parse(Map.of(), "--role", "runtime", "--rpc-listen", "tcp:127.0.0.1:0", "a");
+    assertEquals(Role.RUNTIME, o.role());
+    assertEquals(Optional.of(RpcTransport.tcp("127.0.0.1", 0)), o.rpcListen());
+    assertEquals(Optional.empty(), o.rpcTarget());
+  }
+
+  @Test
+  void runtimeRoleWithUnixListenAddress() throws Exception {
+    LaunchOptions o = parse(Map.of(), "--role", "runtime", "--rpc-listen", "unix:/run/a.sock", "a");
+    assertEquals(Optional.of(RpcTransport.unix(Path.of("/run/a.sock"))), o.rpcListen());
+  }
+
+  @Test
+  void runtimeRoleNeedsAListenAddress() {
+    UsageException e = usageError("--role", "runtime", "a");
+    assertTrue(e.getMessage().contains("--rpc-listen"), e.getMessage());
+  }
+
+  @Test
+  void runtimeRoleNeedsAnApp() {
+    UsageException e = usageError("--role", "runtime", "--rpc-listen", "tcp:127.0.0.1:0");
+    assertTrue(e.getMessage().contains("no app"), e.getMessage());
+  }
+
+  @Test
+  void frontRoleNeedsNoApp() throws Exception {
+    LaunchOptions o = parse(Map.of(), "--role", "front", "--rpc-target", "tcp:127.0.0.1:7000");
+    assertEquals(Role.FRONT, o.role());
+    assertEquals(Optional.of(RpcTransport.tcp("127.0.0.1", 7000)), o.rpcTarget());
+    assertEquals(Optional.empty(), o.app());
+  }
+
+  @Test
+  void frontRoleMayNameAnApp() throws Exception {
+    LaunchOptions o =
+        parse(Map.of(), "--role", "front", "--rpc-target", "unix:/run/a.sock", "my.war");
+    assertEquals(Optional.of(Path.of("my.war")), o.app());
+  }
+
+  @Test
+  void frontRoleNeedsATarget() {
+    UsageException e = usageError("--role", "front");
+    assertTrue(e.getMessage().contains("--rpc-target"), e.getMessage());
+  }
+
+  @Test
+  void frontRoleTargetNeedsARealPort() {
+    UsageException e = usageError("--role", "front", "--rpc-target", "tcp:127.0.0.1:0");
+    assertTrue(e.getMessage().contains("port"), e.getMessage());
+  }
+
+  @Test
+  void badRpcTargetIsAUsageErrorNamingTheForms() {
+    UsageException e = usageError("--role", "front", "--rpc-target", "127.0.0.1:7000");
+    assertTrue(e.getMessage().startsWith("--rpc-target: "), e.getMessage());
+    assertTrue(e.getMessage().contains("tcp:HOST:PORT"), e.getMessage());
+  }
+
+  @Test
+  void inProcessIsNoAddressForASplit() {
+    UsageException e = usageError("--role", "front", "--rpc-target", "inprocess");
+    assertTrue(e.getMessage().contains("tcp:HOST:PORT or unix:PATH"), e.getMessage());
+  }
+
+  @Test
+  void rpcTargetWithoutFrontRoleIsAUsageError() {
+    UsageException e = usageError("--rpc-target", "tcp:127.0.0.1:7000", "a");
+    assertTrue(e.getMessage().contains("--role front"), e.getMessage());
+  }
+
+  @Test
+  void rpcListenWithoutRuntimeRoleIsAUsageError() {
+    UsageException e =
+        usageError("--role", "front", "--rpc-target", "tcp:h:1", "--rpc-listen", "tcp:h:2");
+    assertTrue(e.getMessage().contains("--role runtime"), e.getMessage());
+  }
+
+  @Test
+  void rpcTransportWithASplitRoleIsAUsageError() {
+    UsageException e =
+        usageError("--role", "runtime", "--rpc-listen", "tcp:h:0", "--rpc-transport", "tcp", "a");
+    assertTrue(e.getMessage().contains("--rpc-listen"), e.getMessage());
+  }
+
+  @Test
+  void splitRoleWithModeHttpIsAUsageError() {
+    UsageException e =
+        usageError("--mode", "http", "--role", "runtime", "--rpc-listen", "tcp:h:0", "a");
+    assertTrue(e.getMessage().contains("legacy"), e.getMessage());
+  }
+
+  @Test
+  void helpDescribesTheLegacyOptions() {
+    UsageException e = usageError("--help");
+    for (String option :
+        new String[] {"--rpc-transport", "--role", "--rpc-listen", "--rpc-target"}) {
+      assertTrue(e.getMessage().contains(option), option);
+    }
+  }
+}
