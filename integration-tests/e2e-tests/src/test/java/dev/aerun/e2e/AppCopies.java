@@ -1,0 +1,50 @@
+package dev.aerun.e2e;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Enumeration;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+/**
+ * Exploded copies of a built sample app with one edit to its {@code appengine-web.xml}: a variant
+ * of an app without another module to build.
+ */
+final class AppCopies {
+  private AppCopies() {}
+
+  /**
+   * Unpacks {@code war} into {@code dir} and replaces {@code from} by {@code to} in its descriptor.
+   *
+   * @throws IllegalStateException if the descriptor does not contain {@code from}
+   */
+  static Path withDescriptorEdit(Path war, Path dir, String from, String to) throws IOException {
+    try (ZipFile zip = new ZipFile(war.toFile())) {
+      Enumeration<? extends ZipEntry> entries = zip.entries();
+      while (entries.hasMoreElements()) {
+        ZipEntry entry = entries.nextElement();
+        Path target = dir.resolve(entry.getName()).normalize();
+        if (!target.startsWith(dir)) {
+          throw new IllegalStateException("entry outside the app: " + entry.getName());
+        }
+        if (entry.isDirectory()) {
+          Files.createDirectories(target);
+          continue;
+        }
+        Files.createDirectories(target.getParent());
+        try (InputStream in = zip.getInputStream(entry)) {
+          Files.copy(in, target);
+        }
+      }
+    }
+    Path descriptor = dir.resolve("WEB-INF/appengine-web.xml");
+    String xml = Files.readString(descriptor);
+    if (!xml.contains(from)) {
+      throw new IllegalStateException(descriptor + " has no " + from + ":\n" + xml);
+    }
+    Files.writeString(descriptor, xml.replace(from, to));
+    return dir;
+  }
+}

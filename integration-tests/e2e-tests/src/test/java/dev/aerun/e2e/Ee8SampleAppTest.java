@@ -1,0 +1,7 @@
+package dev.aerun.e2e;
+
+class Ee8SampleAppTest extends SampleAppTest {
+  Ee8SampleAppTest() {
+    super("sample-ee8-app.war", "EE8");
+  }
+}

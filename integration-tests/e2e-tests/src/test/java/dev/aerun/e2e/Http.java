@@ -1,0 +1,73 @@
+package dev.aerun.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/** A real HTTP client over real sockets, and a raw socket for requests no client would send. */
+final class Http {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  static final HttpClient CLIENT = newClient();
+
+  private Http() {}
+
+  /** A client with its own connection pool. */
+  static HttpClient newClient() {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(10))
+        .build();
+  }
+
+  static HttpResponse<String> get(URI uri, String... headers) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30));
+    if (headers.length > 0) {
+      request.headers(headers);
+    }
+    return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static HttpResponse<byte[]> send(HttpRequest request) throws Exception {
+    return CLIENT.send(request, HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /** What {@code /request-info} reports the app saw. */
+  static JsonNode requestInfo(URI uri, String... headers) throws Exception {
+    HttpResponse<String> response = get(uri, headers);
+    if (response.statusCode() != 200) {
+      throw new AssertionError(
+          "request-info answered " + response.statusCode() + ": " + response.body());
+    }
+    return JSON.readTree(response.body());
+  }
+
+  /** Sends raw bytes on a fresh connection and returns everything the server sent back. */
+  static String raw(int port, byte[] request) throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(30_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(request);
+      out.flush();
+      socket.shutdownOutput();
+      InputStream in = socket.getInputStream();
+      ByteArrayOutputStream received = new ByteArrayOutputStream();
+      in.transferTo(received);
+      return received.toString(StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  static String raw(int port, String request) throws IOException {
+    return raw(port, request.getBytes(StandardCharsets.ISO_8859_1));
+  }
+}

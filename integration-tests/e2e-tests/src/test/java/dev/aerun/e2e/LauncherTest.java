@@ -1,0 +1,243 @@
+package dev.aerun.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The launcher as users run it: {@code java -jar runtime-main.jar}, in a child JVM. */
+class LauncherTest {
+  @RegisterExtension static final Runtimes runtimes = new Runtimes();
+
+  @Test
+  void helpPrintsUsageAndExitsZero() throws Exception {
+    RuntimeProcess runtime = runtimes.start(RuntimeProcess.launch(null).args("--help"));
+    assertEquals(0, runtime.waitFor(60));
+    assertTrue(runtime.output().contains("Usage: java"), runtime.output());
+    assertTrue(runtime.output().contains("--trusted-proxies"), runtime.output());
+  }
+
+  @Test
+  void startLineNamesModeEeJettyAddressAndStartupTime() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war")));
+    runtime.port();
+    Matcher line =
+        Pattern.compile(
+                "Serving sample-ee10-app\\.war in HttpConnector mode \\(EE10\\) on Jetty 12\\.\\S+"
+                    + " at http://127\\.0\\.0\\.1:(\\d+)/ - started in (\\d+) ms")
+            .matcher(runtime.output());
+    assertTrue(line.find(), runtime.output());
+    assertEquals(runtime.port(), Integer.parseInt(line.group(1)));
+    assertEquals(200, Http.get(runtime.uri("/hello")).statusCode());
+  }
+
+  @Test
+  void brokenDescriptorExitsNonZeroNamingFileLineAndElement() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(RuntimeProcess.launch(RuntimeProcess.app("broken-descriptor-app.war")));
+    assertEquals(1, runtime.waitFor(60));
+    String output = runtime.output();
+    assertTrue(output.contains("broken-descriptor-app.war!/WEB-INF/appengine-web.xml:4:"), output);
+    assertTrue(output.contains("no-such-element"), output);
+    assertNeverServed(output);
+  }
+
+  @Test
+  void missingAppExitsNonZeroWithOneClearMessage() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(RuntimeProcess.launch(Path.of("target/no-such-app.war")));
+    assertEquals(1, runtime.waitFor(60));
+    assertTrue(runtime.output().contains("no-such-app.war: no such app"), runtime.output());
+    assertNeverServed(runtime.output());
+  }
+
+  @Test
+  void unknownOptionExitsWithUsageError() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war")).args("--bogus"));
+    assertEquals(2, runtime.waitFor(60));
+    assertTrue(runtime.output().contains("unknown option --bogus"), runtime.output());
+  }
+
+  @Test
+  void legacyModeFromTheDescriptorPropertyServesInProcess() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .property("appengine.use.HttpConnector", "false"));
+    runtime.port();
+    Matcher line =
+        Pattern.compile(
+                "Serving sample-ee10-app\\.war in legacy RPC mode \\(EE10, inprocess transport\\)"
+                    + " on Jetty 12\\.\\S+ at http://127\\.0\\.0\\.1:(\\d+)/ - started in (\\d+) ms")
+            .matcher(runtime.output());
+    assertTrue(line.find(), runtime.output());
+    assertEquals(runtime.port(), Integer.parseInt(line.group(1)));
+    assertHello(runtime);
+  }
+
+  @Test
+  void legacyModeOverTcp() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--mode", "legacy", "--rpc-transport", "tcp"));
+    assertHello(runtime);
+    assertTrue(
+        runtime.output().contains("in legacy RPC mode (EE10, tcp transport)"), runtime.output());
+  }
+
+  @Test
+  void legacyModeOverAUnixSocket() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--mode", "legacy", "--rpc-transport", "unix"));
+    assertHello(runtime);
+    assertTrue(
+        runtime.output().contains("in legacy RPC mode (EE10, unix transport)"), runtime.output());
+  }
+
+  @Test
+  void legacyModeSplitInTwoProcessesOverTcp() throws Exception {
+    RuntimeProcess back =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--role", "runtime", "--rpc-listen", "tcp:127.0.0.1:0"));
+    String address =
+        back.awaitOutput(
+                Pattern.compile(
+                    "Runtime for sample-ee10-app\\.war in legacy RPC mode \\(EE10\\)"
+                        + " serving gRPC at (tcp:127\\.0\\.0\\.1:\\d+)"))
+            .group(1);
+    assertFalse(back.output().contains(" at http://"), back.output());
+
+    RuntimeProcess front =
+        runtimes.start(
+            RuntimeProcess.launch(null).args("--role", "front", "--rpc-target", address));
+    assertHello(front);
+    assertTrue(
+        front.output().contains("in legacy RPC mode (front end, runtime at " + address + ")"),
+        front.output());
+
+    back.stop();
+    assertEquals(503, Http.get(front.uri("/hello")).statusCode());
+  }
+
+  @Test
+  void frontWithoutItsRuntimeStartsAndAnswers503() throws Exception {
+    RuntimeProcess front =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--role", "front", "--rpc-target", "tcp:127.0.0.1:1"));
+    HttpResponse<String> response = Http.get(front.uri("/hello"));
+    assertEquals(503, response.statusCode());
+    assertFalse(response.body().contains("Exception"), response.body());
+  }
+
+  @Test
+  void badRpcTargetExitsWithUsageError() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(null).args("--role", "front", "--rpc-target", "localhost:7000"));
+    assertEquals(2, runtime.waitFor(60));
+    assertTrue(runtime.output().contains("error: --rpc-target: "), runtime.output());
+    assertTrue(runtime.output().contains("tcp:HOST:PORT"), runtime.output());
+    assertNeverServed(runtime.output());
+  }
+
+  @Test
+  void badRpcTransportExitsWithUsageError() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--mode", "legacy", "--rpc-transport", "pigeon"));
+    assertEquals(2, runtime.waitFor(60));
+    assertTrue(
+        runtime.output().contains("--rpc-transport must be 'inprocess', 'tcp' or 'unix'"),
+        runtime.output());
+    assertNeverServed(runtime.output());
+  }
+
+  @Test
+  void sigtermStopsALegacyRuntime() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--mode", "legacy", "--rpc-transport", "tcp"));
+    assertHello(runtime);
+    runtime.stop();
+    assertFalse(runtime.output().contains("Exception"), runtime.output());
+  }
+
+  @Test
+  void ee8AppRunsOnEe8() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(RuntimeProcess.launch(RuntimeProcess.app("sample-ee8-app.war")));
+    HttpResponse<String> hello = Http.get(runtime.uri("/hello"));
+    assertEquals("Hello from EE8", hello.body().trim());
+    assertTrue(runtime.output().contains("in HttpConnector mode (EE8)"), runtime.output());
+  }
+
+  @Test
+  void modeOptionOverridesTheDescriptor() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--mode", "legacy"));
+    assertHello(runtime);
+    assertTrue(runtime.output().contains("in legacy RPC mode (EE10"), runtime.output());
+  }
+
+  @Test
+  void gaeRuntimeFromTheEnvironmentOverridesTheDescriptor() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .env("GAE_RUNTIME", "java99"));
+    assertEquals(1, runtime.waitFor(60));
+    assertTrue(runtime.output().contains("java99"), runtime.output());
+    assertTrue(runtime.output().contains("java17"), runtime.output());
+    assertNeverServed(runtime.output());
+  }
+
+  @Test
+  void twoEeFlagsAreAnError() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .property("appengine.use.EE8", "true")
+                .property("appengine.use.EE10", "true"));
+    assertEquals(1, runtime.waitFor(60));
+    assertTrue(runtime.output().contains("appengine.use.EE8"), runtime.output());
+    assertNeverServed(runtime.output());
+  }
+
+  @Test
+  void sigtermStopsTheRuntime() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war")));
+    assertEquals(200, Http.get(runtime.uri("/hello")).statusCode());
+    runtime.stop();
+    assertFalse(runtime.output().contains("Exception"), runtime.output());
+  }
+
+  private static void assertHello(RuntimeProcess runtime) throws Exception {
+    HttpResponse<String> hello = Http.get(runtime.uri("/hello"));
+    assertEquals(200, hello.statusCode(), runtime.output());
+    assertEquals("Hello from EE10", hello.body().trim());
+  }
+
+  private static void assertNeverServed(String output) {
+    assertFalse(output.contains("Serving "), output);
+    assertFalse(output.contains("Started ServerConnector"), output);
+  }
+}

@@ -1,0 +1,72 @@
+package dev.aerun.sample;
+
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import javax.servlet.AsyncContext;
+import javax.servlet.ReadListener;
+import javax.servlet.ServletInputStream;
+import javax.servlet.annotation.WebServlet;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+
+/**
+ * Reads the request body with non-blocking I/O (a {@link ReadListener}) and answers with its length
+ * and SHA-256 once all of it has arrived.
+ */
+@WebServlet(urlPatterns = "/async-io", asyncSupported = true)
+public class AsyncIoServlet extends HttpServlet {
+  @Override
+  protected void doPost(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    AsyncContext async = request.startAsync();
+    ServletInputStream in = request.getInputStream();
+    MessageDigest sha256 = newSha256();
+    in.setReadListener(
+        new ReadListener() {
+          private final byte[] buffer = new byte[16 * 1024];
+          private long length;
+
+          @Override
+          public void onDataAvailable() throws IOException {
+            while (in.isReady()) {
+              int n = in.read(buffer);
+              if (n < 0) {
+                return;
+              }
+              sha256.update(buffer, 0, n);
+              length += n;
+            }
+          }
+
+          @Override
+          public void onAllDataRead() throws IOException {
+            HttpServletResponse asyncResponse = (HttpServletResponse) async.getResponse();
+            asyncResponse.setContentType("text/plain;charset=utf-8");
+            asyncResponse
+                .getWriter()
+                .print(
+                    "read "
+                        + length
+                        + " bytes, sha256 "
+                        + HexFormat.of().formatHex(sha256.digest()));
+            async.complete();
+          }
+
+          @Override
+          public void onError(Throwable failure) {
+            async.complete();
+          }
+        });
+  }
+
+  private static MessageDigest newSha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package dev.aerun.sample.logging;
+
+import java.io.IOException;
+import java.util.logging.Logger;
+import javax.servlet.annotation.WebServlet;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import org.slf4j.LoggerFactory;
+
+/** Logs one line through java.util.logging and one through SLF4J, naming {@code ?id=}. */
+@WebServlet("/log")
+public class LogServlet extends HttpServlet {
+  private static final Logger JUL = Logger.getLogger(LogServlet.class.getName());
+  private static final org.slf4j.Logger SLF4J = LoggerFactory.getLogger(LogServlet.class);
+
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    String id = request.getParameter("id");
+    JUL.info("jul line " + id);
+    SLF4J.warn("slf4j line {}", id);
+    response.setContentType("text/plain;charset=utf-8");
+    response.getWriter().print("logged " + id);
+  }
+}

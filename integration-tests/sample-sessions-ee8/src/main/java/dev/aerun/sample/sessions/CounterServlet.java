@@ -1,0 +1,44 @@
+package dev.aerun.sample.sessions;
+
+import java.io.IOException;
+import javax.servlet.annotation.WebServlet;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import javax.servlet.http.HttpSession;
+
+/**
+ * {@code /counter} counts this session's visits; {@code /counter/peek} reports the session without
+ * creating one; {@code /counter/try} reports what a write to the session does.
+ */
+@WebServlet("/counter/*")
+public class CounterServlet extends HttpServlet {
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    response.setContentType("text/plain;charset=utf-8");
+    String action = request.getPathInfo() == null ? "" : request.getPathInfo();
+    switch (action) {
+      case "/peek" -> {
+        HttpSession existing = request.getSession(false);
+        response.getWriter().println("session=" + (existing == null ? "none" : "present"));
+      }
+      case "/try" -> {
+        HttpSession session = request.getSession();
+        try {
+          session.setAttribute("visits", 1);
+          response.getWriter().println("write=ok");
+        } catch (IllegalStateException e) {
+          response.getWriter().println("write=" + e.getMessage());
+        }
+      }
+      default -> {
+        HttpSession session = request.getSession();
+        Integer visits = (Integer) session.getAttribute("visits");
+        visits = visits == null ? 1 : visits + 1;
+        session.setAttribute("visits", visits);
+        response.getWriter().println("visits=" + visits + " " + "EE8");
+      }
+    }
+  }
+}
