@@ -64,10 +64,11 @@ final class UpResponses {
   }
 
   /**
-   * The app's response: its status and headers in the order the runtime gave them, this server's
-   * own {@code Date}, and the body framed as HttpConnector mode's Jetty would have framed it: with
-   * the runtime's {@code Content-Length}, or, when the runtime says the app's response was {@code
-   * chunked}, without a length (a non-last write, then the last), so Jetty streams it.
+   * The app's response: its status and headers in the order the runtime gave them, the runtime's
+   * {@code Date} in place of this server's own (kept when the runtime sends none), and the body
+   * framed as HttpConnector mode's Jetty would have framed it: with the runtime's {@code
+   * Content-Length}, or, when the runtime says the app's response was {@code chunked}, without a
+   * length (a non-last write, then the last), so Jetty streams it.
    */
   private static void writeAppResponse(
       UPResponse up,
@@ -90,8 +91,12 @@ final class UpResponses {
     for (dev.aerun.rpc.proto.HttpHeader header : up.getHeadersList()) {
       String name = header.getName();
       HttpHeader known = HttpHeader.CACHE.get(name);
-      if (known == HttpHeader.DATE || known == HttpHeader.TRANSFER_ENCODING) {
-        continue; // this server's own Date, and its own framing
+      if (known == HttpHeader.TRANSFER_ENCODING) {
+        continue; // this server's own framing
+      }
+      if (known == HttpHeader.DATE) {
+        headers.put(HttpHeader.DATE, header.getValue()); // replaces this server's own
+        continue;
       }
       if (known == HttpHeader.CONTENT_LENGTH
           && (up.getChunked() || !lengthWithoutBody && !matches(header.getValue(), body))) {

@@ -78,12 +78,12 @@ public final class RpcRuntime {
 
   /**
    * The configuration HttpConnector mode's connector uses (buffer sizes decide when a response
-   * commits, hence its framing), without the {@code Date} header: the front server adds its own.
+   * commits, hence its framing), with its {@code Date} stamped when the request reaches the app:
+   * the front server passes it on, so the client sees the {@code Date} the app's response was built
+   * against (a static file's {@code Expires} counts from it), as in HttpConnector mode.
    */
   private static HttpConfiguration httpConfiguration(RequestLimits limits) {
-    HttpConfiguration http = PublicServers.newHttpConfiguration(limits);
-    http.setSendDateHeader(false);
-    return http;
+    return PublicServers.newHttpConfiguration(limits);
   }
 
   /**

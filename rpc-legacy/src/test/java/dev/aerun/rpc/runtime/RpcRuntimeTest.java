@@ -471,11 +471,23 @@ class RpcRuntimeTest {
   }
 
   @Test
+  void handleRequest_responseCarriesTheRuntimesDate() throws Exception {
+    long before = System.currentTimeMillis() / 1000 * 1000;
+    UPResponse response = start(RequestLimits.defaults()).call(get("/fixed").build());
+    long after = System.currentTimeMillis();
+
+    long date = org.eclipse.jetty.http.DateParser.parseDate(headerValue(response, "Date"));
+    assertTrue(date >= before && date <= after, headerValue(response, "Date"));
+  }
+
+  @Test
   void handleRequest_fixedLengthResponseHasContentLength() throws Exception {
     UPResponse response = start(RequestLimits.defaults()).call(get("/fixed").build());
 
     assertFalse(response.getChunked());
-    assertEquals(List.of("Content-Type: text/plain", "Content-Length: 6"), headerLines(response));
+    assertEquals(
+        List.of("Date: <date>", "Content-Type: text/plain", "Content-Length: 6"),
+        headerLines(response));
     assertEquals("abcdef", response.getBody().toStringUtf8());
   }
 
@@ -484,7 +496,7 @@ class RpcRuntimeTest {
     UPResponse response = start(RequestLimits.defaults()).call(get("/chunked").build());
 
     assertTrue(response.getChunked());
-    assertEquals(List.of("Content-Type: text/plain"), headerLines(response));
+    assertEquals(List.of("Date: <date>", "Content-Type: text/plain"), headerLines(response));
     assertEquals("abcdef", response.getBody().toStringUtf8());
   }
 
@@ -514,7 +526,7 @@ class RpcRuntimeTest {
         boolean chunked = false;
         for (HttpField field : http) {
           switch (field.getName()) {
-            case "Date" -> {}
+            case "Date" -> expected.add("Date: <date>");
             case "Transfer-Encoding" -> chunked = field.getValue().equals("chunked");
             default -> expected.add(field.getName() + ": " + field.getValue());
           }
@@ -673,10 +685,11 @@ class RpcRuntimeTest {
             .getName());
   }
 
+  /** Every header as {@code Name: value}, but the clock's {@code Date} as {@code Date: <date>}. */
   private static List<String> headerLines(UPResponse response) {
     List<String> lines = new ArrayList<>();
     for (dev.aerun.rpc.proto.HttpHeader h : response.getHeadersList()) {
-      lines.add(h.getName() + ": " + h.getValue());
+      lines.add(h.getName() + ": " + (h.getName().equals("Date") ? "<date>" : h.getValue()));
     }
     return lines;
   }

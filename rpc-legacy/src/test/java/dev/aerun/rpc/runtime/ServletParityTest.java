@@ -134,13 +134,18 @@ public class ServletParityTest {
     boolean chunked = false;
     for (HttpField field : http) {
       switch (field.getName()) {
-        case "Date" -> {}
+        case "Date" -> expected.add("Date: <date>");
         case "Transfer-Encoding" -> chunked = true;
         default -> expected.add(field.getName() + ": " + field.getValue());
       }
     }
     List<String> actual = new ArrayList<>();
-    answer.getHeadersList().forEach(h -> actual.add(h.getName() + ": " + h.getValue()));
+    answer
+        .getHeadersList()
+        .forEach(
+            h ->
+                actual.add(
+                    h.getName() + ": " + (h.getName().equals("Date") ? "<date>" : h.getValue())));
     assertEquals(expected, actual);
     assertEquals(chunked, answer.getChunked());
     assertEquals(http.getContent(), answer.getBody().toString(StandardCharsets.ISO_8859_1));

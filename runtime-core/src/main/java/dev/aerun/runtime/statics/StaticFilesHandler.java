@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.eclipse.jetty.http.CompressedContentFormat;
 import org.eclipse.jetty.http.DateGenerator;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
@@ -133,16 +134,20 @@ public final class StaticFilesHandler extends Handler.Wrapper {
     return true;
   }
 
-  /** The rule's expiration, then its own headers, which win over the computed ones. */
+  /**
+   * The rule's expiration, then its own headers, which win over the computed ones. {@code Expires}
+   * counts from the response's own {@code Date} (which Jetty stamps when the request arrives), so
+   * the two always differ by exactly {@code max-age}, whichever second the clock ticks into
+   * meanwhile.
+   */
   static void putCachingHeaders(Response response, StaticFileRules.Rule rule) {
     long seconds = rule.expirationSeconds();
-    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "public, max-age=" + seconds);
-    response
-        .getHeaders()
-        .put(
-            HttpHeader.EXPIRES,
-            DateGenerator.formatDate(System.currentTimeMillis() + seconds * 1000));
-    rule.httpHeaders().forEach((name, value) -> response.getHeaders().put(name, value));
+    HttpFields.Mutable headers = response.getHeaders();
+    long date = headers.getDateField(HttpHeader.DATE);
+    long from = date >= 0 ? date : System.currentTimeMillis();
+    headers.put(HttpHeader.CACHE_CONTROL, "public, max-age=" + seconds);
+    headers.put(HttpHeader.EXPIRES, DateGenerator.formatDate(from + seconds * 1000));
+    rule.httpHeaders().forEach(headers::put);
   }
 
   /** Jetty's resource service over the index, with the app's error pages. */

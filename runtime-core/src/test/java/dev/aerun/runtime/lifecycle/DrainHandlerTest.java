@@ -109,10 +109,12 @@ class DrainHandlerTest {
                 throw new IllegalStateException(e);
               }
             });
-    while (!drain.isDraining()) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (connector.isOpen() && System.nanoTime() < deadline) {
       Thread.sleep(5);
     }
-    Thread.sleep(100); // let the connector close
+    assertTrue(drain.isDraining());
+    assertFalse(connector.isOpen(), "the drain did not stop accepting");
     assertFalse(drained.isDone(), "the drain did not wait for the request");
     assertThrows(ConnectException.class, () -> new java.net.Socket("127.0.0.1", port).close());
 

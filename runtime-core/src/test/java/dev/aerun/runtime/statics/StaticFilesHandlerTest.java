@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpTester;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.LocalConnector;
@@ -122,6 +123,36 @@ class StaticFilesHandlerTest {
     assertEquals("bytes", response.get("Accept-Ranges"));
     assertEquals("css", response.get("X-Static"));
     assertTrue(response.get("Content-Type").startsWith("text/css"));
+  }
+
+  @Test
+  void expiresCountsFromTheResponsesDate_notFromTheClock() throws Exception {
+    // A Date stamped in another second than the one the handler runs in, as happens when the clock
+    // ticks between a request's arrival and its answer: Expires must still be Date + max-age.
+    String date = "Thu, 01 Jan 2026 00:00:00 GMT";
+    Handler statics =
+        StaticFiles.wrap(
+            StaticFileRulesTest.descriptor("<default-expiration>1h</default-expiration>"),
+            app,
+            new App());
+    server.stop();
+    server.setHandler(
+        new Handler.Wrapper(statics) {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback)
+              throws Exception {
+            response.getHeaders().put(HttpHeader.DATE, date);
+            return super.handle(request, response, callback);
+          }
+        });
+    server.start();
+
+    HttpTester.Response response = get("/index.html");
+
+    assertEquals(200, response.getStatus());
+    assertEquals(date, response.get("Date"));
+    assertEquals("public, max-age=3600", response.get("Cache-Control"));
+    assertEquals("Thu, 01 Jan 2026 01:00:00 GMT", response.get("Expires"));
   }
 
   @Test

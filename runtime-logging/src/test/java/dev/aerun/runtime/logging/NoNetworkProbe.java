@@ -14,7 +14,7 @@ import java.util.logging.Logger;
 /**
  * Run by {@link NoNetworkTest} in a fresh JVM: logs the way the runtime does ({@code ours}) or
  * through the library's own {@code LoggingHandler} with the stdout target ({@code library}), and
- * prints every URL something tried to open, then {@code elapsed-ms=N}.
+ * prints every URL something tried to open.
  *
  * <p>Every {@code HttpURLConnection} (the metadata server probe, Google's HTTP transport for
  * credentials) asks the default {@link ProxySelector} before it connects; this one records the
@@ -37,7 +37,6 @@ final class NoNetworkProbe {
           @Override
           public void connectFailed(URI uri, SocketAddress address, IOException e) {}
         });
-    long start = System.nanoTime();
     if (args[0].equals("library")) {
       LibraryProbe.run();
     } else {
@@ -59,7 +58,6 @@ final class NoNetworkProbe {
               null,
               RequestTrace.current()));
     }
-    System.out.println("elapsed-ms=" + (System.nanoTime() - start) / 1_000_000);
     for (URI uri : attempts) {
       System.out.println("network-attempt=" + uri);
     }

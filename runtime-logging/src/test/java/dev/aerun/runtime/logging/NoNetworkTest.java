@@ -10,8 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,10 +49,6 @@ class NoNetworkTest {
       assertFalse(
           output.contains("[class,load] " + prefix), prefix + " was loaded:\n" + loaded(output));
     }
-    Matcher elapsed = Pattern.compile("elapsed-ms=(\\d+)").matcher(output);
-    assertTrue(elapsed.find(), output);
-    // Generous: a metadata-server probe alone waits up to 5 s per attempt.
-    assertTrue(Long.parseLong(elapsed.group(1)) < 3000, output);
   }
 
   @Test
