@@ -96,6 +96,8 @@ class LifecycleTest {
       runtime.sendSigterm();
       runtime.awaitOutput(Pattern.compile("SIGTERM: draining"));
 
+      // The port closes right after that line: wait for it, within bounds.
+      awaitRefused(runtime.port());
       assertThrows(ConnectException.class, () -> new Socket("127.0.0.1", runtime.port()).close());
       String health = exchange(open, "GET /_ah/health HTTP/1.1\r\nHost: x\r\n\r\n");
       assertTrue(health.startsWith("HTTP/1.1 503"), health);
@@ -172,6 +174,17 @@ class LifecycleTest {
     RuntimeProcess runtime = start("sample-failing-app.war", mode);
 
     assertEquals("started", Http.get(runtime.uri("/ok")).body());
+  }
+
+  private static void awaitRefused(int port) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      try (Socket probe = new Socket("127.0.0.1", port)) {
+        Thread.sleep(20);
+      } catch (ConnectException refused) {
+        return;
+      }
+    }
   }
 
   private static void awaitSleeping(RuntimeProcess runtime, int count) throws Exception {
