@@ -4,6 +4,9 @@ import dev.aerun.runtime.contract.AppEngineRequestHandler;
 import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.lifecycle.DrainHandler;
+import dev.aerun.runtime.load.Capacity;
+import dev.aerun.runtime.load.ConcurrencyLimitHandler;
+import dev.aerun.runtime.load.DeadlineHandler;
 import dev.aerun.runtime.logging.AccessLog;
 import dev.aerun.runtime.logging.RequestTraceHandler;
 import dev.aerun.runtime.server.PublicServers;
@@ -33,7 +36,7 @@ public final class HttpConnectorServer {
    * @param contract trust policy and header visibility
    * @param limits body and header size limits
    * @param idleTimeout how long an idle connection stays open
-   * @param maxThreads the largest request thread pool
+   * @param capacity how many requests run at once and wait, and on which threads
    */
   public record Spec(
       String host,
@@ -42,7 +45,7 @@ public final class HttpConnectorServer {
       ContractOptions contract,
       RequestLimits limits,
       Duration idleTimeout,
-      int maxThreads) {
+      Capacity capacity) {
     public Spec {
       Objects.requireNonNull(app, "app");
       Objects.requireNonNull(contract, "contract");
@@ -51,14 +54,12 @@ public final class HttpConnectorServer {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port out of range: " + port);
       }
-      if (maxThreads < 4) {
-        throw new IllegalArgumentException("maxThreads must be at least 4: " + maxThreads);
-      }
+      Objects.requireNonNull(capacity, "capacity");
     }
 
     /**
      * A spec with the defaults: all interfaces, port 8080, trust nobody, the platform's limits, a
-     * 30 s idle timeout, 200 threads.
+     * 30 s idle timeout, the capacity for this JVM's heap ({@link Capacity#forThisJvm()}).
      */
     public static Spec defaults(Handler app) {
       return new Spec(
@@ -68,31 +69,31 @@ public final class HttpConnectorServer {
           ContractOptions.defaults(),
           RequestLimits.defaults(),
           Duration.ofSeconds(30),
-          200);
+          Capacity.forThisJvm());
     }
 
     public Spec withHost(String newHost) {
-      return new Spec(newHost, port, app, contract, limits, idleTimeout, maxThreads);
+      return new Spec(newHost, port, app, contract, limits, idleTimeout, capacity);
     }
 
     public Spec withPort(int newPort) {
-      return new Spec(host, newPort, app, contract, limits, idleTimeout, maxThreads);
+      return new Spec(host, newPort, app, contract, limits, idleTimeout, capacity);
     }
 
     public Spec withContract(ContractOptions newContract) {
-      return new Spec(host, port, app, newContract, limits, idleTimeout, maxThreads);
+      return new Spec(host, port, app, newContract, limits, idleTimeout, capacity);
     }
 
     public Spec withLimits(RequestLimits newLimits) {
-      return new Spec(host, port, app, contract, newLimits, idleTimeout, maxThreads);
+      return new Spec(host, port, app, contract, newLimits, idleTimeout, capacity);
     }
 
     public Spec withIdleTimeout(Duration newIdleTimeout) {
-      return new Spec(host, port, app, contract, limits, newIdleTimeout, maxThreads);
+      return new Spec(host, port, app, contract, limits, newIdleTimeout, capacity);
     }
 
-    public Spec withMaxThreads(int newMaxThreads) {
-      return new Spec(host, port, app, contract, limits, idleTimeout, newMaxThreads);
+    public Spec withCapacity(Capacity newCapacity) {
+      return new Spec(host, port, app, contract, limits, idleTimeout, newCapacity);
     }
   }
 
@@ -105,16 +106,18 @@ public final class HttpConnectorServer {
 
   /** The server without its connector: threads, error pages, then the request path. */
   private static Server assemble(Spec spec) {
-    Server server = PublicServers.newServer("aerun-http", spec.maxThreads());
+    Server server = PublicServers.newServer("aerun-http", spec.capacity());
 
-    // The request path: health and draining -> contract (trust, headers, address, scheme,
-    // attributes) -> trace for logs -> limits -> app.
+    // The request path: health and draining -> concurrency limit -> contract (trust, headers,
+    // address, scheme, attributes) -> trace for logs -> deadline -> size limits -> app.
     AppEngineRequestHandler contract = new AppEngineRequestHandler(spec.contract());
     RequestTraceHandler trace = new RequestTraceHandler();
+    DeadlineHandler deadline = new DeadlineHandler(null);
     Handler.Wrapper sizeLimits = spec.limits().newBodySizeLimitHandler();
-    server.setHandler(new DrainHandler(contract));
+    server.setHandler(new DrainHandler(new ConcurrencyLimitHandler(spec.capacity(), contract)));
     contract.setHandler(trace);
-    trace.setHandler(sizeLimits);
+    trace.setHandler(deadline);
+    deadline.setHandler(sizeLimits);
     sizeLimits.setHandler(spec.app());
     server.setRequestLog(new AccessLog());
     return server;

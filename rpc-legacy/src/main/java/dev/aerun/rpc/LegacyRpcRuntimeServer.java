@@ -5,6 +5,7 @@ import dev.aerun.rpc.transport.RpcServer;
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.lifecycle.Durations;
+import dev.aerun.runtime.load.Capacity;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -28,10 +29,10 @@ public final class LegacyRpcRuntimeServer {
    *
    * @param app the app's handler, e.g. the webapp context
    * @param limits body size limits; also size the largest gRPC message
-   * @param maxThreads the largest request thread pool of the runtime
+   * @param capacity the runtime's request threads (the front end enforces the concurrency limit)
    * @param listen where to serve gRPC; a TCP port 0 picks a free one (see {@link #address()})
    */
-  public record Spec(Handler app, RequestLimits limits, int maxThreads, RpcTransport listen) {
+  public record Spec(Handler app, RequestLimits limits, Capacity capacity, RpcTransport listen) {
     public Spec {
       Objects.requireNonNull(app, "app");
       Objects.requireNonNull(limits, "limits");
@@ -41,8 +42,7 @@ public final class LegacyRpcRuntimeServer {
 
   public LegacyRpcRuntimeServer(Spec spec) {
     this.spec = spec;
-    this.runtime =
-        new RpcRuntime(new RpcRuntime.Spec(spec.app(), spec.limits(), spec.maxThreads()));
+    this.runtime = new RpcRuntime(new RpcRuntime.Spec(spec.app(), spec.limits(), spec.capacity()));
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.load.Capacity;
 import java.time.Duration;
 import java.util.Objects;
 import org.eclipse.jetty.server.Handler;
@@ -38,7 +39,8 @@ public final class LegacyRpcServer {
    * @param contract trust policy and header visibility
    * @param limits body and header size limits
    * @param idleTimeout how long an idle public connection stays open
-   * @param maxThreads the largest thread pool, of the front and of the back server each
+   * @param capacity how many requests run at once and wait (enforced by the front), and the threads
+   *     of the front and of the back server each
    * @param transport how the front end and the runtime talk; {@link RpcTransport#inProcess()} by
    *     default, a TCP port 0 picks a free loopback port
    * @param environment the app, version and service ids the front end sends
@@ -50,7 +52,7 @@ public final class LegacyRpcServer {
       ContractOptions contract,
       RequestLimits limits,
       Duration idleTimeout,
-      int maxThreads,
+      Capacity capacity,
       RpcTransport transport,
       AppEnvironment environment) {
     public Spec {
@@ -63,14 +65,12 @@ public final class LegacyRpcServer {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port out of range: " + port);
       }
-      if (maxThreads < 4) {
-        throw new IllegalArgumentException("maxThreads must be at least 4: " + maxThreads);
-      }
+      Objects.requireNonNull(capacity, "capacity");
     }
 
     /**
      * A spec with the defaults: all interfaces, port 8080, trust nobody, the platform's limits, a
-     * 30 s idle timeout, 200 threads, the in-process transport.
+     * 30 s idle timeout, the capacity for this JVM's heap, the in-process transport.
      */
     public static Spec defaults(Handler app, AppEnvironment environment) {
       return new Spec(
@@ -80,49 +80,49 @@ public final class LegacyRpcServer {
           ContractOptions.defaults(),
           RequestLimits.defaults(),
           Duration.ofSeconds(30),
-          200,
+          Capacity.forThisJvm(),
           RpcTransport.inProcess(),
           environment);
     }
 
     public Spec withHost(String newHost) {
       return new Spec(
-          newHost, port, app, contract, limits, idleTimeout, maxThreads, transport, environment);
+          newHost, port, app, contract, limits, idleTimeout, capacity, transport, environment);
     }
 
     public Spec withPort(int newPort) {
       return new Spec(
-          host, newPort, app, contract, limits, idleTimeout, maxThreads, transport, environment);
+          host, newPort, app, contract, limits, idleTimeout, capacity, transport, environment);
     }
 
     public Spec withContract(ContractOptions newContract) {
       return new Spec(
-          host, port, app, newContract, limits, idleTimeout, maxThreads, transport, environment);
+          host, port, app, newContract, limits, idleTimeout, capacity, transport, environment);
     }
 
     public Spec withLimits(RequestLimits newLimits) {
       return new Spec(
-          host, port, app, contract, newLimits, idleTimeout, maxThreads, transport, environment);
+          host, port, app, contract, newLimits, idleTimeout, capacity, transport, environment);
     }
 
     public Spec withIdleTimeout(Duration newIdleTimeout) {
       return new Spec(
-          host, port, app, contract, limits, newIdleTimeout, maxThreads, transport, environment);
+          host, port, app, contract, limits, newIdleTimeout, capacity, transport, environment);
     }
 
-    public Spec withMaxThreads(int newMaxThreads) {
+    public Spec withCapacity(Capacity newCapacity) {
       return new Spec(
-          host, port, app, contract, limits, idleTimeout, newMaxThreads, transport, environment);
+          host, port, app, contract, limits, idleTimeout, newCapacity, transport, environment);
     }
 
     public Spec withTransport(RpcTransport newTransport) {
       return new Spec(
-          host, port, app, contract, limits, idleTimeout, maxThreads, newTransport, environment);
+          host, port, app, contract, limits, idleTimeout, capacity, newTransport, environment);
     }
 
     public Spec withEnvironment(AppEnvironment newEnvironment) {
       return new Spec(
-          host, port, app, contract, limits, idleTimeout, maxThreads, transport, newEnvironment);
+          host, port, app, contract, limits, idleTimeout, capacity, transport, newEnvironment);
     }
   }
 
@@ -131,7 +131,7 @@ public final class LegacyRpcServer {
     this.runtime =
         new LegacyRpcRuntimeServer(
             new LegacyRpcRuntimeServer.Spec(
-                spec.app(), spec.limits(), spec.maxThreads(), spec.transport()));
+                spec.app(), spec.limits(), spec.capacity(), spec.transport()));
   }
 
   /** Deploys the app, serves gRPC, then opens the public port; undoes it all if a step fails. */
@@ -146,7 +146,7 @@ public final class LegacyRpcServer {
                     spec.contract(),
                     spec.limits(),
                     spec.idleTimeout(),
-                    spec.maxThreads(),
+                    spec.capacity(),
                     spec.environment(),
                     LOG_APP_LINES_IN_SAME_JVM),
                 runtime.address()));

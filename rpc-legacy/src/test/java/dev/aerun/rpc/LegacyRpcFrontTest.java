@@ -14,6 +14,7 @@ import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.load.Capacity;
 import io.grpc.stub.StreamObserver;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -51,7 +52,7 @@ class LegacyRpcFrontTest {
         ContractOptions.defaults(),
         RequestLimits.defaults(),
         Duration.ofSeconds(30),
-        8,
+        new Capacity(8, 8, Duration.ofSeconds(1), false),
         new AppEnvironment("app", "v1", "default", "aerun/test", false),
         true);
   }

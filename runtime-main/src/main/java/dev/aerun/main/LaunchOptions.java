@@ -86,6 +86,10 @@ public final class LaunchOptions {
   private final Optional<RpcTransport> rpcTarget;
   private final LogFormat logFormat;
   private final Duration shutdownGrace;
+  private final Optional<Integer> maxConcurrentRequests;
+  private final Optional<Integer> maxQueuedRequests;
+  private final Optional<Duration> queueTimeout;
+  private final Optional<Long> relaunchedAt;
 
   private LaunchOptions(Builder b) {
     this.app = Optional.ofNullable(b.app);
@@ -103,6 +107,10 @@ public final class LaunchOptions {
     this.systemProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.systemProperties));
     this.logFormat = b.logFormat;
     this.shutdownGrace = b.shutdownGrace;
+    this.maxConcurrentRequests = Optional.ofNullable(b.maxConcurrentRequests);
+    this.maxQueuedRequests = Optional.ofNullable(b.maxQueuedRequests);
+    this.queueTimeout = Optional.ofNullable(b.queueTimeout);
+    this.relaunchedAt = Optional.ofNullable(b.relaunchedAt);
   }
 
   /**
@@ -141,6 +149,16 @@ public final class LaunchOptions {
       b.logFormat = parseLogFormat(formatValue, "-D" + RuntimeLogs.FORMAT_PROPERTY);
     }
 
+    String relaunched = environment.get(EnvVariables.RELAUNCHED_VARIABLE);
+    if (relaunched != null) {
+      try {
+        b.relaunchedAt = Long.parseLong(relaunched.trim());
+      } catch (NumberFormatException e) {
+        throw new UsageException(
+            "environment variable " + EnvVariables.RELAUNCHED_VARIABLE + " is the launcher's own");
+      }
+    }
+
     String graceValue = environment.get(SHUTDOWN_GRACE_VARIABLE);
     if (graceValue != null && !graceValue.isBlank()) {
       b.shutdownGrace =
@@ -174,6 +192,10 @@ public final class LaunchOptions {
         case "--rpc-target" -> b.rpcTarget = parseRpcAddress(value(rest, arg), arg);
         case "--log-format" -> b.logFormat = parseLogFormat(value(rest, arg), arg);
         case "--shutdown-grace" -> b.shutdownGrace = parseDuration(value(rest, arg), arg);
+        case "--max-concurrent-requests" ->
+            b.maxConcurrentRequests = parseCount(value(rest, arg), arg, 1);
+        case "--max-queued-requests" -> b.maxQueuedRequests = parseCount(value(rest, arg), arg, 0);
+        case "--queue-timeout" -> b.queueTimeout = parseDuration(value(rest, arg), arg);
         default -> {
           if (arg.startsWith("-")) {
             throw new UsageException("unknown option " + arg + " (see --help)");
@@ -301,6 +323,19 @@ public final class LaunchOptions {
     }
   }
 
+  private static int parseCount(String value, String option, int min) throws UsageException {
+    try {
+      int count = Integer.parseInt(value.trim());
+      if (count >= min) {
+        return count;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException(
+        option + " must be a whole number of at least " + min + ", not '" + value + "'");
+  }
+
   private static LogFormat parseLogFormat(String value, String source) throws UsageException {
     try {
       return LogFormat.parse(value);
@@ -399,6 +434,32 @@ public final class LaunchOptions {
     return shutdownGrace;
   }
 
+  /**
+   * {@code --max-concurrent-requests}: how many requests run at once, overriding the descriptor's
+   * {@code automatic-scaling/max-concurrent-requests} and the default for the heap.
+   */
+  public Optional<Integer> maxConcurrentRequests() {
+    return maxConcurrentRequests;
+  }
+
+  /** {@code --max-queued-requests}: how many more may wait for a turn (default: as many). */
+  public Optional<Integer> maxQueuedRequests() {
+    return maxQueuedRequests;
+  }
+
+  /** {@code --queue-timeout}: how long a request waits for a turn before its 503 (default 1s). */
+  public Optional<Duration> queueTimeout() {
+    return queueTimeout;
+  }
+
+  /**
+   * When this JVM was started by a launcher that passed on the app's {@code <env-variables>}: the
+   * epoch millisecond that launcher started (see {@link Relaunch}).
+   */
+  public Optional<Long> relaunchedAt() {
+    return relaunchedAt;
+  }
+
   private static Duration parseDuration(String value, String what) throws UsageException {
     try {
       return Durations.parse(value);
@@ -440,6 +501,14 @@ public final class LaunchOptions {
         "  --shutdown-grace D      on SIGTERM/SIGINT, how long requests in flight may",
         "                          finish before they are ended (default 10s; e.g. 500ms,",
         "                          30s, 1m; also $" + SHUTDOWN_GRACE_VARIABLE + ")",
+        "  --max-concurrent-requests N",
+        "                          requests handled at once (default: the descriptor's",
+        "                          automatic-scaling/max-concurrent-requests, else one per",
+        "                          8 MiB of heap, 8 to 1000)",
+        "  --max-queued-requests N requests that may wait for a turn beyond those (default:",
+        "                          as many); more get 503 with Retry-After at once",
+        "  --queue-timeout D       how long a request may wait for a turn before its 503",
+        "                          (default 1s)",
         "  -h, --help              print this help",
         "",
         "Legacy RPC mode (a front server buffers each request and runs it on the runtime",
@@ -461,7 +530,8 @@ public final class LaunchOptions {
         "",
         "The app may also be named by $" + APP_VARIABLE + ".",
         "-Dappengine.use.HttpConnector=true (or any appengine.* property) overrides the",
-        "descriptor's <system-properties>.",
+        "descriptor's <system-properties>. -Dappengine.use.virtualthreads=true runs requests",
+        "on virtual threads (Java 21 and later), still within --max-concurrent-requests.",
         "",
         "Environment: " + String.join(", ", PLATFORM_VARIABLES),
         "");
@@ -483,5 +553,9 @@ public final class LaunchOptions {
     final Map<String, String> systemProperties = new LinkedHashMap<>();
     LogFormat logFormat = LogFormat.AUTO;
     Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
+    Integer maxConcurrentRequests;
+    Integer maxQueuedRequests;
+    Duration queueTimeout;
+    Long relaunchedAt;
   }
 }

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.logging.Logger;
 
 /**
  * Turns a command line into a running runtime, or into one clear message and an exit code.
@@ -13,6 +14,8 @@ import java.util.Map;
  * descriptor, missing app, failing app, port in use); 2 the command line was wrong.
  */
 public final class Launcher {
+  private static final Logger log = Logger.getLogger(Launcher.class.getName());
+
   static final int EXIT_OK = 0;
   static final int EXIT_START_FAILED = 1;
   static final int EXIT_USAGE = 2;
@@ -45,6 +48,20 @@ public final class Launcher {
     RuntimeLogs.install(options.logFormat(), options.platform()); // before anything logs
     RunningRuntime runtime;
     try {
+      EnvVariables.Plan plan = RuntimeStarter.planEnvVariables(options, environment);
+      if (plan.needsRelaunch()) {
+        if (options.relaunchedAt().isPresent()) {
+          throw new StartupException(
+              "the environment still lacks " + plan.missing().keySet() + " after a relaunch");
+        }
+        log.info(
+            "Starting the app's JVM again with "
+                + plan.missing().size()
+                + " variable(s) from <env-variables>: "
+                + String.join(", ", plan.missing().keySet()));
+        return Relaunch.run(
+            args, plan.childEnvironment(environment, System.currentTimeMillis() - uptimeMillis()));
+      }
       runtime = RuntimeStarter.start(options);
     } catch (StartupException e) {
       err.println("error: " + e.getMessage());
@@ -52,6 +69,10 @@ public final class Launcher {
     }
     runtime.join();
     return EXIT_OK;
+  }
+
+  private static long uptimeMillis() {
+    return ManagementFactory.getRuntimeMXBean().getUptime();
   }
 
   /** The system properties given with {@code -D} on this JVM's command line. */

@@ -12,8 +12,8 @@ import java.util.logging.Logger;
  *
  * <p>SIGTERM or SIGINT starts a graceful shutdown: the public port stops accepting, the health path
  * answers 503, the requests in flight get the grace period to finish, whatever still runs then is
- * ended (and logged), the servers stop, and {@link #join()} returns so that the process exits 0. A
- * second signal during the drain stops the process at once (exit code 1).
+ * ended (and logged), the servers stop, and {@link #join()} returns so that the process exits 0.
+ * The same signal again during the drain stops the process at once (exit code 1).
  */
 final class RunningRuntime {
   private static final Logger log = Logger.getLogger(RunningRuntime.class.getName());
@@ -32,11 +32,47 @@ final class RunningRuntime {
 
     /** Stops the servers, the public port first; requests still running are ended. */
     void stop() throws Exception;
+
+    /** The servers that {@code join}, {@code drain} and {@code stop} act on. */
+    static Servers of(Join join, Drain drain, Stop stop) {
+      return new Servers() {
+        @Override
+        public void join() throws InterruptedException {
+          join.join();
+        }
+
+        @Override
+        public boolean drain(Duration grace) throws InterruptedException {
+          return drain.drain(grace);
+        }
+
+        @Override
+        public void stop() throws Exception {
+          stop.stop();
+        }
+      };
+    }
+
+    /** See {@link Servers#join()}. */
+    interface Join {
+      void join() throws InterruptedException;
+    }
+
+    /** See {@link Servers#drain(Duration)}. */
+    interface Drain {
+      boolean drain(Duration grace) throws InterruptedException;
+    }
+
+    /** See {@link Servers#stop()}. */
+    interface Stop {
+      void stop() throws Exception;
+    }
   }
 
   private final Servers servers;
   private final Duration grace;
   private final AtomicBoolean shuttingDown = new AtomicBoolean();
+  private volatile String firstSignal;
   private final CountDownLatch stopped = new CountDownLatch(1);
 
   /** Takes over {@code servers}: a stop signal drains them within {@code grace}. */
@@ -95,10 +131,16 @@ final class RunningRuntime {
 
   private void onStopSignal(String name) {
     if (shuttingDown.get()) {
-      log.warning("SIG" + name + " again during the drain: stopping now");
-      System.exit(Launcher.EXIT_START_FAILED);
+      // The same signal twice (Ctrl-C pressed again) stops at once; another one is the same
+      // request by another route (a terminal's SIGINT reaches a relaunched JVM, and its launcher
+      // passes it on as SIGTERM) and changes nothing.
+      if (name.equals(firstSignal)) {
+        log.warning("SIG" + name + " again during the drain: stopping now");
+        System.exit(Launcher.EXIT_START_FAILED);
+      }
       return;
     }
+    firstSignal = name;
     // The signal dispatcher's thread must not block: drain on a thread of our own.
     Thread drain = new Thread(() -> shutDown("SIG" + name), "aerun-shutdown");
     drain.start();

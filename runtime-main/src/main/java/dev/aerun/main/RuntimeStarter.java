@@ -18,7 +18,9 @@ import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.contract.TrustPolicy;
 import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.lifecycle.Durations;
 import dev.aerun.runtime.lifecycle.WarmupHandler;
+import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.sessions.WebappSessions;
 import dev.aerun.runtime.statics.StaticFiles;
 import dev.aerun.runtime.webapp.WebappHost;
@@ -31,6 +33,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.logging.Logger;
 import org.eclipse.jetty.server.Handler;
 
@@ -44,10 +47,14 @@ import org.eclipse.jetty.server.Handler;
 final class RuntimeStarter {
   private static final Logger log = Logger.getLogger(RuntimeStarter.class.getName());
 
-  /** The threads of each Jetty server, and the idle timeout of public connections. */
-  private static final int MAX_THREADS = 200;
-
+  /** The idle timeout of public connections. */
   private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * The property (descriptor or {@code -D}, name matched case-insensitively) that runs requests on
+   * virtual threads where the JVM has them.
+   */
+  static final String VIRTUAL_THREADS_PROPERTY = "appengine.use.virtualthreads";
 
   private RuntimeStarter() {}
 
@@ -62,14 +69,17 @@ final class RuntimeStarter {
     Map<String, String> properties = appSystemProperties(descriptor, options);
     properties.forEach(System::setProperty);
 
+    Capacity capacity = capacity(descriptor, options, Runtime.getRuntime().maxMemory());
+    logCapacity(capacity, options.role() == Role.RUNTIME);
+
     // Static files are answered in front of the webapp, as the platform's front end would; both
     // modes run this same handler as their app, behind the platform's warm-up and start paths.
     Handler webapp = createWebapp(app, selection, options, descriptor);
     if (options.role() == Role.RUNTIME) {
-      return startRuntime(app, descriptor, selection, webapp, options);
+      return startRuntime(app, descriptor, selection, webapp, options, capacity);
     }
     if (selection.mode() == ServingMode.LEGACY_RPC) {
-      return startLegacy(app, descriptor, selection, webapp, options);
+      return startLegacy(app, descriptor, selection, webapp, options, capacity);
     }
     HttpConnectorServer server =
         new HttpConnectorServer(
@@ -77,7 +87,8 @@ final class RuntimeStarter {
                 .withHost(options.address())
                 .withPort(options.port())
                 .withContract(contract(effective(descriptor, options), options))
-                .withLimits(limits(effective(descriptor, options))));
+                .withLimits(limits(effective(descriptor, options)))
+                .withCapacity(capacity));
     try {
       server.start();
     } catch (Exception e) {
@@ -88,22 +99,7 @@ final class RuntimeStarter {
         app.displayName(), "HttpConnector mode (" + selection.ee() + ")", options, server.port());
     return new RunningRuntime(
         options.shutdownGrace(),
-        new RunningRuntime.Servers() {
-          @Override
-          public void join() throws InterruptedException {
-            server.join();
-          }
-
-          @Override
-          public boolean drain(Duration grace) throws InterruptedException {
-            return server.drain(grace);
-          }
-
-          @Override
-          public void stop() throws Exception {
-            server.stop();
-          }
-        });
+        RunningRuntime.Servers.of(server::join, server::drain, server::stop));
   }
 
   /** Legacy RPC mode in this process: runtime and front end joined by {@code --rpc-transport}. */
@@ -112,7 +108,8 @@ final class RuntimeStarter {
       AppEngineWebXml descriptor,
       RuntimeSelection selection,
       Handler webapp,
-      LaunchOptions options)
+      LaunchOptions options,
+      Capacity capacity)
       throws StartupException {
     Map<String, String> effective = effective(descriptor, options);
     Path socketDirectory = null;
@@ -134,7 +131,7 @@ final class RuntimeStarter {
                 .withContract(contract(effective, options))
                 .withLimits(limits(effective))
                 .withIdleTimeout(IDLE_TIMEOUT)
-                .withMaxThreads(MAX_THREADS)
+                .withCapacity(capacity)
                 .withTransport(transport));
     Path socketsToDelete = socketDirectory;
     try {
@@ -151,26 +148,16 @@ final class RuntimeStarter {
         server.port());
     return new RunningRuntime(
         options.shutdownGrace(),
-        new RunningRuntime.Servers() {
-          @Override
-          public void join() throws InterruptedException {
-            server.join();
-          }
-
-          @Override
-          public boolean drain(Duration grace) throws InterruptedException {
-            return server.drain(grace);
-          }
-
-          @Override
-          public void stop() throws Exception {
-            try {
-              server.stop();
-            } finally {
-              deleteQuietly(socketsToDelete);
-            }
-          }
-        });
+        RunningRuntime.Servers.of(
+            server::join,
+            server::drain,
+            () -> {
+              try {
+                server.stop();
+              } finally {
+                deleteQuietly(socketsToDelete);
+              }
+            }));
   }
 
   /** {@code --role runtime}: the app, serving gRPC at {@code --rpc-listen} for a front end. */
@@ -179,7 +166,8 @@ final class RuntimeStarter {
       AppEngineWebXml descriptor,
       RuntimeSelection selection,
       Handler webapp,
-      LaunchOptions options)
+      LaunchOptions options,
+      Capacity capacity)
       throws StartupException {
     RpcTransport listen = options.rpcListen().orElseThrow();
     if (listen.kind() == RpcTransport.Kind.UNIX) {
@@ -188,7 +176,7 @@ final class RuntimeStarter {
     LegacyRpcRuntimeServer server =
         new LegacyRpcRuntimeServer(
             new LegacyRpcRuntimeServer.Spec(
-                webapp, limits(effective(descriptor, options)), MAX_THREADS, listen));
+                webapp, limits(effective(descriptor, options)), capacity, listen));
     try {
       server.start();
     } catch (Exception e) {
@@ -199,28 +187,10 @@ final class RuntimeStarter {
     log.info(
         String.format(
             "Runtime for %s in legacy RPC mode (%s) serving gRPC at %s - started in %d ms",
-            app.displayName(),
-            selection.ee(),
-            server.address(),
-            ManagementFactory.getRuntimeMXBean().getUptime()));
+            app.displayName(), selection.ee(), server.address(), startupMillis(options)));
     return new RunningRuntime(
         options.shutdownGrace(),
-        new RunningRuntime.Servers() {
-          @Override
-          public void join() throws InterruptedException {
-            server.join();
-          }
-
-          @Override
-          public boolean drain(Duration grace) throws InterruptedException {
-            return server.drain(grace);
-          }
-
-          @Override
-          public void stop() throws Exception {
-            server.stop();
-          }
-        });
+        RunningRuntime.Servers.of(server::join, server::drain, server::stop));
   }
 
   /**
@@ -241,6 +211,8 @@ final class RuntimeStarter {
     }
     Map<String, String> effective = effective(descriptor, options);
     AppEnvironment environment = environment(descriptor, options);
+    Capacity capacity = capacity(descriptor, options, Runtime.getRuntime().maxMemory());
+    logCapacity(capacity, false);
     LegacyRpcFront front =
         new LegacyRpcFront(
             new LegacyRpcFront.Spec(
@@ -250,7 +222,7 @@ final class RuntimeStarter {
                     contract(effective, options),
                     limits(effective),
                     IDLE_TIMEOUT,
-                    MAX_THREADS,
+                    capacity,
                     environment,
                     true),
                 target));
@@ -265,23 +237,36 @@ final class RuntimeStarter {
     logServing(
         shown, "legacy RPC mode (front end, runtime at " + target + ")", options, front.port());
     return new RunningRuntime(
-        options.shutdownGrace(),
-        new RunningRuntime.Servers() {
-          @Override
-          public void join() throws InterruptedException {
-            front.join();
-          }
+        options.shutdownGrace(), RunningRuntime.Servers.of(front::join, front::drain, front::stop));
+  }
 
-          @Override
-          public boolean drain(Duration grace) throws InterruptedException {
-            return front.drain(grace);
-          }
+  /**
+   * The app's {@code <env-variables>} against {@code environment} (see {@link EnvVariables}); warns
+   * once about each variable the environment keeps. Nothing to do for a front end, which runs no
+   * app.
+   *
+   * @throws StartupException if the app or its descriptor cannot be read
+   */
+  static EnvVariables.Plan planEnvVariables(LaunchOptions options, Map<String, String> environment)
+      throws StartupException {
+    if (options.role() == Role.FRONT) {
+      return EnvVariables.plan(Map.of(), environment);
+    }
+    StagedApp app = StagedApp.open(options.app().orElseThrow());
+    EnvVariables.Plan plan = EnvVariables.plan(readDescriptor(app).envVariables(), environment);
+    if (options.relaunchedAt().isEmpty()) { // a relaunched JVM's launcher has warned already
+      plan.overridden()
+          .forEach(name -> log.warning(EnvVariables.overriddenWarning(app.descriptorName(), name)));
+    }
+    return plan;
+  }
 
-          @Override
-          public void stop() throws Exception {
-            front.stop();
-          }
-        });
+  /** Milliseconds since this runtime's launcher started (the first JVM's, if relaunched). */
+  private static long startupMillis(LaunchOptions options) {
+    return options
+        .relaunchedAt()
+        .map(start -> System.currentTimeMillis() - start)
+        .orElse(ManagementFactory.getRuntimeMXBean().getUptime());
   }
 
   /** The start line; end-to-end tests find the port in its {@code at http://HOST:PORT/}. */
@@ -290,12 +275,7 @@ final class RuntimeStarter {
     log.info(
         String.format(
             "Serving %s in %s on Jetty %s at http://%s:%d/ - started in %d ms",
-            app,
-            how,
-            HttpConnectorServer.jettyVersion(),
-            host,
-            port,
-            ManagementFactory.getRuntimeMXBean().getUptime()));
+            app, how, HttpConnectorServer.jettyVersion(), host, port, startupMillis(options)));
   }
 
   private static void requireUnixSockets(String what) throws StartupException {
@@ -373,6 +353,75 @@ final class RuntimeStarter {
     properties.keySet().removeAll(options.systemProperties().keySet());
     properties.putAll(environment(descriptor, options).systemProperties());
     return properties;
+  }
+
+  /**
+   * How many requests run at once: {@code --max-concurrent-requests}, else the descriptor's {@code
+   * automatic-scaling/max-concurrent-requests}, else one per 8 MiB of {@code maxHeapBytes} (see
+   * {@link Capacity#forHeap}). As many may wait unless {@code --max-queued-requests} says
+   * otherwise, for {@code --queue-timeout} (1 s by default). Virtual threads if {@value
+   * #VIRTUAL_THREADS_PROPERTY} is true.
+   */
+  static Capacity capacity(AppEngineWebXml descriptor, LaunchOptions options, long maxHeapBytes) {
+    Capacity byHeap = Capacity.forHeap(maxHeapBytes);
+    int running =
+        options
+            .maxConcurrentRequests()
+            .or(() -> descriptorConcurrency(descriptor))
+            .orElse(byHeap.maxConcurrentRequests());
+    boolean virtualThreads =
+        ignoringCase(options.systemProperties(), VIRTUAL_THREADS_PROPERTY)
+            .or(() -> ignoringCase(descriptor.systemProperties(), VIRTUAL_THREADS_PROPERTY))
+            .map(value -> Boolean.parseBoolean(value.trim()))
+            .orElse(false);
+    return byHeap
+        .withMaxConcurrentRequests(running)
+        .withMaxQueuedRequests(options.maxQueuedRequests().orElse(running))
+        .withMaxQueueWait(options.queueTimeout().orElse(Capacity.DEFAULT_QUEUE_WAIT))
+        .withVirtualThreads(virtualThreads);
+  }
+
+  /** The value of {@code name} in {@code properties}, the name's letter case ignored. */
+  private static Optional<String> ignoringCase(Map<String, String> properties, String name) {
+    return properties.entrySet().stream()
+        .filter(e -> e.getKey().equalsIgnoreCase(name))
+        .map(Map.Entry::getValue)
+        .reduce((first, last) -> last);
+  }
+
+  private static Optional<Integer> descriptorConcurrency(AppEngineWebXml descriptor) {
+    return descriptor
+        .scaling()
+        .filter(AppEngineWebXml.AutomaticScaling.class::isInstance)
+        .map(AppEngineWebXml.AutomaticScaling.class::cast)
+        .flatMap(AppEngineWebXml.AutomaticScaling::maxConcurrentRequests);
+  }
+
+  /**
+   * One line saying how much the instance takes on, and a warning when virtual threads were asked
+   * for on a JVM without them.
+   */
+  private static void logCapacity(Capacity capacity, boolean threadsOnly) {
+    if (capacity.virtualThreads() && !capacity.usesVirtualThreads()) {
+      log.warning(
+          VIRTUAL_THREADS_PROPERTY
+              + "=true, but virtual threads need Java 21 or later (this is Java "
+              + Runtime.version().feature()
+              + "): requests run on platform threads");
+    }
+    String threads = capacity.usesVirtualThreads() ? "virtual threads" : "platform threads";
+    if (threadsOnly) {
+      log.info("Requests run on " + threads + "; the front end limits how many run at once");
+      return;
+    }
+    log.info(
+        String.format(
+            "At most %d requests run at once and %d wait for a turn (up to %s), on %s;"
+                + " more get 503",
+            capacity.maxConcurrentRequests(),
+            capacity.maxQueuedRequests(),
+            Durations.format(capacity.maxQueueWait()),
+            threads));
   }
 
   /** The descriptor's properties with the command line's {@code -D} values on top. */

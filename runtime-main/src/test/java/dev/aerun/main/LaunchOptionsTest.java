@@ -65,6 +65,46 @@ class LaunchOptionsTest {
   }
 
   @Test
+  void concurrencyOptions_absentByDefault() throws Exception {
+    LaunchOptions options = parse(Map.of(), "app");
+    assertEquals(Optional.empty(), options.maxConcurrentRequests());
+    assertEquals(Optional.empty(), options.maxQueuedRequests());
+    assertEquals(Optional.empty(), options.queueTimeout());
+  }
+
+  @Test
+  void concurrencyOptions_areRead() throws Exception {
+    LaunchOptions options =
+        parse(
+            Map.of(),
+            "--max-concurrent-requests",
+            "12",
+            "--max-queued-requests=0",
+            "--queue-timeout",
+            "250ms",
+            "app");
+    assertEquals(Optional.of(12), options.maxConcurrentRequests());
+    assertEquals(Optional.of(0), options.maxQueuedRequests());
+    assertEquals(Optional.of(java.time.Duration.ofMillis(250)), options.queueTimeout());
+  }
+
+  @Test
+  void concurrencyOptions_badValuesAreUsageErrors() {
+    UsageException zero =
+        assertThrows(
+            UsageException.class, () -> parse(Map.of(), "--max-concurrent-requests", "0", "app"));
+    assertTrue(zero.getMessage().contains("--max-concurrent-requests"), zero.getMessage());
+    assertTrue(zero.getMessage().contains("at least 1"), zero.getMessage());
+    UsageException negative =
+        assertThrows(
+            UsageException.class, () -> parse(Map.of(), "--max-queued-requests", "-1", "app"));
+    assertTrue(negative.getMessage().contains("at least 0"), negative.getMessage());
+    assertThrows(
+        UsageException.class, () -> parse(Map.of(), "--max-concurrent-requests", "many", "app"));
+    assertThrows(UsageException.class, () -> parse(Map.of(), "--queue-timeout", "soon", "app"));
+  }
+
+  @Test
   void badPortIsAUsageError() {
     UsageException e =
         assertThrows(UsageException.class, () -> parse(Map.of(), "--port", "x", "a"));

@@ -470,7 +470,19 @@ public final class AppEngineWebXml {
     return Collections.unmodifiableMap(out);
   }
 
-  /** {@code <env-variables>}: name to value in file order. */
+  /**
+   * Whether {@code <env-variables>} may not set {@code name}: {@code PORT}, {@code
+   * GOOGLE_CLOUD_PROJECT} and {@code GAE_*} (set by the platform), {@code AERUN_*} (read by the
+   * launcher before the descriptor).
+   */
+  public static boolean isReservedEnvVariable(String name) {
+    return name.equals("PORT")
+        || name.equals("GOOGLE_CLOUD_PROJECT")
+        || name.startsWith("GAE_")
+        || name.startsWith("AERUN_");
+  }
+
+  /** {@code <env-variables>}: name to value in file order (never a reserved name). */
   public Map<String, String> envVariables() {
     return envVariables;
   }

@@ -568,7 +568,10 @@ public final class AppEngineWebXmlParser {
           case "entrypoint" -> b.entrypoint = string(n);
           case "runtime-channel" -> b.runtimeChannel = string(n);
           case "system-properties" -> nameValueList(n, "property", b.systemProperties);
-          case "env-variables" -> nameValueList(n, "env-var", b.envVariables);
+          case "env-variables" -> {
+            nameValueList(n, "env-var", b.envVariables);
+            checkNotReserved(n);
+          }
           case "build-env-variables" -> nameValueList(n, "build-env-var", b.buildEnvVariables);
           case "beta-settings" -> nameValueList(n, "setting", b.betaSettings);
           case "vm-settings" -> nameValueList(n, "setting", b.vmSettings);
@@ -973,6 +976,23 @@ public final class AppEngineWebXmlParser {
           throw fail(c, "attribute name must not be empty");
         }
         into.put(name, requiredAttr(c, "value"));
+      }
+    }
+
+    /**
+     * The platform sets {@code PORT}, {@code GAE_*} and {@code GOOGLE_CLOUD_PROJECT} itself, and
+     * the launcher reads {@code AERUN_*} before the descriptor: none can come from here.
+     */
+    private void checkNotReserved(Node envVariables) throws DescriptorException {
+      for (Node c : envVariables.children) {
+        String name = c.attributes.get("name");
+        if (name != null && AppEngineWebXml.isReservedEnvVariable(name)) {
+          throw fail(
+              c,
+              "environment variable "
+                  + name
+                  + " is reserved: the platform or the launcher sets it, not appengine-web.xml");
+        }
       }
     }
 

@@ -53,6 +53,29 @@ class AppEngineWebXmlParserErrorsTest {
   }
 
   @Test
+  void reservedEnvVariablesAreRefusedWithTheirPosition() {
+    for (String name : new String[] {"PORT", "GAE_SERVICE", "GOOGLE_CLOUD_PROJECT", "AERUN_APP"}) {
+      assertBodyError(
+          "<env-variables>\n  <env-var name=\"OK\" value=\"1\"/>\n  <env-var name=\""
+              + name
+              + "\" value=\"x\"/>\n</env-variables>\n",
+          4,
+          3,
+          "env-var",
+          "environment variable " + name + " is reserved");
+    }
+  }
+
+  @Test
+  void reservedLookingNamesInBuildEnvVariablesAreFine() throws Exception {
+    AppEngineWebXml d =
+        Descriptors.parseBody(
+            "<build-env-variables><build-env-var name=\"PORT\" value=\"1\"/>"
+                + "</build-env-variables>\n");
+    assertEquals("1", d.buildEnvVariables().get("PORT"));
+  }
+
+  @Test
   void serviceAndModuleTogetherConflict() {
     assertBodyError(
         "<service>a</service>\n<module>b</module>\n",

@@ -131,6 +131,11 @@ public final class RuntimeProcess implements AutoCloseable {
     }
   }
 
+  /** The runtime's process id (the launcher's, when it relaunched itself). */
+  public long pid() {
+    return process.pid();
+  }
+
   /** Waits for the process to exit by itself and returns its exit code. */
   public int waitFor(long seconds) throws InterruptedException {
     if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
@@ -153,6 +158,8 @@ public final class RuntimeProcess implements AutoCloseable {
 
   @Override
   public void close() {
+    // A launcher that relaunched itself for <env-variables> has a child JVM: never leave it behind.
+    List<ProcessHandle> descendants = process.descendants().toList();
     if (process.isAlive()) {
       process.destroy();
       try {
@@ -164,11 +171,13 @@ public final class RuntimeProcess implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
+    descendants.forEach(ProcessHandle::destroyForcibly);
   }
 
   /** How to start the runtime. */
   public static final class Launch {
     private final Path app;
+    private Path javaHome = Path.of(System.getProperty("java.home"));
     private final List<String> jvmArgs = new ArrayList<>();
     private final List<String> args = new ArrayList<>();
     private final Map<String, String> env = new LinkedHashMap<>();
@@ -180,6 +189,18 @@ public final class RuntimeProcess implements AutoCloseable {
     /** A {@code -Dname=value} for the runtime's JVM. */
     public Launch property(String name, String value) {
       jvmArgs.add("-D" + name + "=" + value);
+      return this;
+    }
+
+    /** A JVM option, e.g. {@code -Xmx256m} (a later one wins over the default {@code -Xmx512m}). */
+    public Launch jvmOption(String option) {
+      jvmArgs.add(option);
+      return this;
+    }
+
+    /** The JDK to run on; the one running the tests by default. */
+    public Launch javaHome(Path home) {
+      this.javaHome = home;
       return this;
     }
 
@@ -198,7 +219,7 @@ public final class RuntimeProcess implements AutoCloseable {
     /** Starts the runtime on a free port of 127.0.0.1. */
     public RuntimeProcess start() throws IOException {
       List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.add(javaHome.resolve("bin").resolve("java").toString());
       command.add("-Xmx512m");
       command.addAll(jvmArgs);
       command.add("-jar");

@@ -4,6 +4,8 @@ import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.lifecycle.DrainHandler;
+import dev.aerun.runtime.load.Capacity;
+import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.logging.AccessLog;
 import dev.aerun.runtime.server.PublicServers;
 import io.grpc.Channel;
@@ -32,7 +34,7 @@ public final class FrontServer {
    * @param contract trust policy and header visibility
    * @param limits body and header size limits
    * @param idleTimeout how long an idle connection stays open
-   * @param maxThreads the largest thread pool
+   * @param capacity how many requests run at once and wait, and on which threads
    * @param environment the app, version and service ids sent to the runtime
    * @param logAppLines whether to log the app's log lines that come back with each response (false
    *     when the runtime shares this JVM and already logged them)
@@ -43,7 +45,7 @@ public final class FrontServer {
       ContractOptions contract,
       RequestLimits limits,
       Duration idleTimeout,
-      int maxThreads,
+      Capacity capacity,
       AppEnvironment environment,
       boolean logAppLines) {
     public Spec {
@@ -54,19 +56,24 @@ public final class FrontServer {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port out of range: " + port);
       }
-      if (maxThreads < 4) {
-        throw new IllegalArgumentException("maxThreads must be at least 4: " + maxThreads);
-      }
+      Objects.requireNonNull(capacity, "capacity");
     }
   }
 
   public FrontServer(Spec spec, Channel runtime) {
     this.spec = spec;
-    this.server = PublicServers.newServer("aerun-front", spec.maxThreads());
+    this.server = PublicServers.newServer("aerun-front", spec.capacity());
+    // Health and draining -> concurrency limit (before any body is buffered) -> the call.
     this.drain =
         new DrainHandler(
-            new FrontHandler(
-                runtime, spec.contract(), spec.limits(), spec.environment(), spec.logAppLines()));
+            new ConcurrencyLimitHandler(
+                spec.capacity(),
+                new FrontHandler(
+                    runtime,
+                    spec.contract(),
+                    spec.limits(),
+                    spec.environment(),
+                    spec.logAppLines())));
     server.setHandler(drain);
     // One request-log line per request, written here where the client's status, size and latency
     // are known; the runtime side writes none.

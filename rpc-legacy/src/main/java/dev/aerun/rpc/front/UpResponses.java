@@ -2,6 +2,8 @@ package dev.aerun.rpc.front;
 
 import com.google.protobuf.ByteString;
 import dev.aerun.rpc.proto.UPResponse;
+import dev.aerun.runtime.contract.RequestAttributes;
+import dev.aerun.runtime.load.DeadlineHandler;
 import io.grpc.Status;
 import java.nio.ByteBuffer;
 import java.util.logging.Level;
@@ -40,8 +42,7 @@ final class UpResponses {
         Response.writeError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503);
       }
       case DEADLINE_EXCEEDED -> {
-        log.info(() -> "request ran past its deadline: " + request.getHttpURI().getPath());
-        Response.writeError(request, response, callback, HttpStatus.GATEWAY_TIMEOUT_504);
+        writeDeadlineExceeded(request, response, callback);
       }
       case RESPONSE_TOO_LARGE -> {
         log.warning(() -> "response over the size limit: " + request.getHttpURI().getPath());
@@ -138,8 +139,7 @@ final class UpResponses {
         Response.writeError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503);
       }
       case DEADLINE_EXCEEDED -> {
-        log.info(() -> "request ran past its deadline: " + request.getHttpURI().getPath());
-        Response.writeError(request, response, callback, HttpStatus.GATEWAY_TIMEOUT_504);
+        writeDeadlineExceeded(request, response, callback);
       }
       case CANCELLED -> callback.failed(failure); // the client went away first
       default -> {
@@ -147,6 +147,20 @@ final class UpResponses {
         Response.writeError(request, response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500);
       }
     }
+  }
+
+  /**
+   * The request ran past its deadline: logged, and answered as HttpConnector mode's {@link
+   * DeadlineHandler} answers, {@code 504} with the connection closed.
+   */
+  private static void writeDeadlineExceeded(Request request, Response response, Callback callback) {
+    long timeoutMillis =
+        request.getAttribute(RequestAttributes.TIMEOUT_MILLIS) instanceof Long millis ? millis : 0;
+    log.warning(
+        DeadlineHandler.exceeded(
+            request.getMethod(), request.getHttpURI().getPath(), timeoutMillis, ""));
+    response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    Response.writeError(request, response, callback, HttpStatus.GATEWAY_TIMEOUT_504);
   }
 
   /** The status without a stack trace: it was made here and would only show gRPC's frames. */

@@ -22,6 +22,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.internal.HttpChannelState;
 import org.eclipse.jetty.util.Attributes;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.VirtualThreads;
 
 /**
  * One {@code HandleRequest} call on the back server: a connection carrying exactly one request,
@@ -163,7 +164,9 @@ final class RpcConnection extends AbstractMetaDataConnection {
           }
         };
     try {
-      connector.getExecutor().execute(task);
+      // The app may block: on virtual threads when the pool has them, as Jetty's own connectors
+      // dispatch blocking handlers.
+      VirtualThreads.getExecutor(connector.getExecutor()).execute(task);
     } catch (RejectedExecutionException e) {
       // The pool is stopping: the request never reaches the app.
       abort(e);

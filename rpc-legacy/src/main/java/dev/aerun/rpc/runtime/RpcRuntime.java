@@ -2,6 +2,7 @@ package dev.aerun.rpc.runtime;
 
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.logging.RequestTraceHandler;
 import dev.aerun.runtime.server.PublicServers;
 import io.grpc.BindableService;
@@ -43,15 +44,13 @@ public final class RpcRuntime {
    *
    * @param app the app's handler, e.g. the webapp context
    * @param limits body size limits, as in HttpConnector mode
-   * @param maxThreads the largest request thread pool
+   * @param capacity how many requests run at once and wait, and on which threads
    */
-  public record Spec(Handler app, RequestLimits limits, int maxThreads) {
+  public record Spec(Handler app, RequestLimits limits, Capacity capacity) {
     public Spec {
       Objects.requireNonNull(app, "app");
       Objects.requireNonNull(limits, "limits");
-      if (maxThreads < 4) {
-        throw new IllegalArgumentException("maxThreads must be at least 4: " + maxThreads);
-      }
+      Objects.requireNonNull(capacity, "capacity");
     }
   }
 
@@ -63,7 +62,7 @@ public final class RpcRuntime {
 
   public RpcRuntime(Spec spec) {
     this.spec = spec;
-    this.server = PublicServers.newServer("aerun-rpc", spec.maxThreads());
+    this.server = PublicServers.newServer("aerun-rpc", spec.capacity());
     this.connector = new RpcConnector(server, httpConfiguration(spec.limits()));
     server.addConnector(connector);
 

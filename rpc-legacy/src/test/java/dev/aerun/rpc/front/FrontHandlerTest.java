@@ -15,6 +15,7 @@ import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.contract.TrustPolicy;
 import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.load.Capacity;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -70,7 +71,7 @@ class FrontHandlerTest {
                 new ContractOptions(trust, false),
                 limits,
                 idleTimeout,
-                20,
+                new Capacity(20, 20, Duration.ofSeconds(1), false),
                 ENVIRONMENT,
                 true),
             channel);

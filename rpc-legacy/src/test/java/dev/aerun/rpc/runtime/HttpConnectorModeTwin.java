@@ -9,6 +9,7 @@ import dev.aerun.runtime.contract.ContractResult;
 import dev.aerun.runtime.contract.RequestContract;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.contract.TrustPolicy;
+import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.server.PublicServers;
 import java.net.InetSocketAddress;
 import org.eclipse.jetty.http.HttpField;
@@ -34,7 +35,8 @@ final class HttpConnectorModeTwin implements AutoCloseable {
   final LocalConnector connector;
 
   HttpConnectorModeTwin(Handler app, RequestLimits limits) throws Exception {
-    server = PublicServers.newServer("twin", 8);
+    server =
+        PublicServers.newServer("twin", new Capacity(8, 8, java.time.Duration.ofSeconds(1), false));
     connector =
         new LocalConnector(
             server, new HttpConnectionFactory(PublicServers.newHttpConfiguration(limits)));

@@ -7,10 +7,12 @@ import dev.aerun.rpc.proto.UPRequest;
 import dev.aerun.rpc.proto.UPResponse;
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.load.Capacity;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.server.Handler;
 
@@ -25,7 +27,9 @@ final class InProcessRuntime implements AutoCloseable {
   final EvaluationRuntimeGrpc.EvaluationRuntimeBlockingStub stub;
 
   InProcessRuntime(Handler app, RequestLimits limits, boolean start) throws Exception {
-    runtime = new RpcRuntime(new RpcRuntime.Spec(app, limits, 8));
+    runtime =
+        new RpcRuntime(
+            new RpcRuntime.Spec(app, limits, new Capacity(8, 8, Duration.ofSeconds(1), false)));
     if (start) {
       runtime.start();
     }

@@ -11,6 +11,8 @@ import dev.aerun.rpc.transport.RpcChannel;
 import dev.aerun.rpc.transport.RpcServer;
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.load.Capacity;
+import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -23,7 +25,11 @@ class RpcRuntimeOverTcpTest {
   @Test
   void handleRequest_overTcp_bodyAtTheLimitRoundTrips() throws Exception {
     RpcRuntime runtime =
-        new RpcRuntime(new RpcRuntime.Spec(new TestApp(), RequestLimits.defaults(), 8));
+        new RpcRuntime(
+            new RpcRuntime.Spec(
+                new TestApp(),
+                RequestLimits.defaults(),
+                new Capacity(8, 8, Duration.ofSeconds(1), false)));
     runtime.start();
     try (RpcServer server =
             RpcTransport.tcp("127.0.0.1", 0)

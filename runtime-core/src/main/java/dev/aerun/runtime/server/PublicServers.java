@@ -2,12 +2,12 @@ package dev.aerun.runtime.server;
 
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.errors.NoDetailsErrorHandler;
+import dev.aerun.runtime.load.Capacity;
 import java.time.Duration;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * How every server that faces clients is built, whatever the mode: HttpConnector mode's server and
@@ -15,7 +15,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * malformed HTTP, 431 for oversized headers, the error pages) are byte-identical in both modes.
  *
  * <ul>
- *   <li>{@link #newServer}: a named {@link QueuedThreadPool} and the {@link NoDetailsErrorHandler}.
+ *   <li>{@link #newServer}: the thread pool of a {@link Capacity} and the {@link
+ *       NoDetailsErrorHandler}.
  *   <li>{@link #newConnector}: HTTP/1.1 with no {@code Server} or {@code X-Powered-By} header, a
  *       {@code Date} header, the header size limit of {@link RequestLimits#configure}, and the idle
  *       timeout.
@@ -26,13 +27,11 @@ public final class PublicServers {
   private PublicServers() {}
 
   /**
-   * A server with no connector yet: its thread pool (threads named {@code threadPoolName-N}) and
-   * the error page that shows no details.
+   * A server with no connector yet: its thread pool (see {@link Capacity#newThreadPool}, threads
+   * named {@code threadPoolName-N}) and the error page that shows no details.
    */
-  public static Server newServer(String threadPoolName, int maxThreads) {
-    QueuedThreadPool threads = new QueuedThreadPool(maxThreads);
-    threads.setName(threadPoolName);
-    Server server = new Server(threads);
+  public static Server newServer(String threadPoolName, Capacity capacity) {
+    Server server = new Server(capacity.newThreadPool(threadPoolName));
     server.setErrorHandler(new NoDetailsErrorHandler());
     return server;
   }

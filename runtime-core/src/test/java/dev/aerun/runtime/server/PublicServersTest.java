@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.errors.NoDetailsErrorHandler;
+import dev.aerun.runtime.load.Capacity;
 import java.time.Duration;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -22,10 +23,11 @@ import org.junit.jupiter.api.Test;
 class PublicServersTest {
   @Test
   void newServer_hasNamedThreadsAndTheNoDetailsErrorPage() {
-    Server server = PublicServers.newServer("aerun-test", 8);
+    Capacity capacity = new Capacity(8, 8, java.time.Duration.ofSeconds(1), false);
+    Server server = PublicServers.newServer("aerun-test", capacity);
     QueuedThreadPool threads = (QueuedThreadPool) server.getThreadPool();
     assertEquals("aerun-test", threads.getName());
-    assertEquals(8, threads.getMaxThreads());
+    assertEquals(capacity.maxThreads(), threads.getMaxThreads());
     assertInstanceOf(NoDetailsErrorHandler.class, server.getErrorHandler());
   }
 
@@ -40,7 +42,9 @@ class PublicServersTest {
 
   @Test
   void startThenOpen_opensThePortAfterDeploying() throws Exception {
-    Server server = PublicServers.newServer("aerun-test", 8);
+    Server server =
+        PublicServers.newServer(
+            "aerun-test", new Capacity(8, 8, java.time.Duration.ofSeconds(1), false));
     server.setHandler(
         new Handler.Abstract() {
           @Override
@@ -62,7 +66,9 @@ class PublicServersTest {
 
   @Test
   void startThenOpen_neverOpensThePortWhenDeploymentFails() {
-    Server server = PublicServers.newServer("aerun-test", 8);
+    Server server =
+        PublicServers.newServer(
+            "aerun-test", new Capacity(8, 8, java.time.Duration.ofSeconds(1), false));
     server.setHandler(
         new Handler.Abstract() {
           @Override

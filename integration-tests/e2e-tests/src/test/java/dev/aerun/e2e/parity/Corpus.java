@@ -430,6 +430,24 @@ final class Corpus {
             .headers(PLATFORM_HEADERS)
             .allVariants()
             .build());
+    // The request deadline: from the front end, a request still running at its deadline is
+    // answered 504 there and then, in both modes; from anyone else the header means nothing.
+    cases.add(
+        request("platform-deadline-exceeded", "GET", "/sleep?ms=1500")
+            .headers("X-AppEngine-Timeout-Ms", "300")
+            .variants(Variant.TRUSTED, Variant.ALL_HEADERS)
+            .expect(504)
+            .build());
+    cases.add(
+        request("platform-deadline-untrusted", "GET", "/sleep?ms=500")
+            .headers("X-AppEngine-Timeout-Ms", "100")
+            .build());
+    cases.add(
+        request("platform-deadline-passed-on-arrival", "GET", "/sleep?ms=10")
+            .headers("X-AppEngine-Timeout-Ms", "0")
+            .variants(Variant.TRUSTED, Variant.ALL_HEADERS)
+            .expect(504)
+            .build());
   }
 
   private static void malformed(List<ParityCase> cases) {

@@ -1,0 +1,257 @@
+package dev.aerun.runtime.load;
+
+import dev.aerun.runtime.contract.RequestAttributes;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.io.EofException;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+/**
+ * Enforces the request deadline ({@code X-AppEngine-Timeout-Ms} from a trusted front end, set as
+ * the {@link RequestAttributes#DEADLINE_NANOS} attribute by the request contract) in HttpConnector
+ * mode, as legacy mode's front end does with the call's deadline:
+ *
+ * <ul>
+ *   <li>A request whose deadline has already passed when it arrives gets {@code 504} without
+ *       reaching the app.
+ *   <li>When the deadline passes while the app runs and the response is not committed yet, the
+ *       client gets {@code 504 Gateway Timeout} at once (the server's error page, {@code
+ *       Connection: close}). The app's thread is not interrupted: it runs on, its later writes fail
+ *       with an {@link EofException}, and its request completes when it returns.
+ *   <li>When the app already committed the response, the status cannot change: its later writes
+ *       fail, so the client sees the response cut short.
+ * </ul>
+ *
+ * Either way one warning is logged ({@link #exceeded}) and the instance serves on. Requests without
+ * a deadline pass through untouched; with one, the cost is a scheduled timer and two wrappers.
+ */
+public final class DeadlineHandler extends Handler.Wrapper {
+  private static final Logger log = Logger.getLogger(DeadlineHandler.class.getName());
+
+  public DeadlineHandler(Handler next) {
+    super(next);
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    if (!(request.getAttribute(RequestAttributes.DEADLINE_NANOS) instanceof Long deadline)) {
+      return super.handle(request, response, callback);
+    }
+    long timeoutMillis =
+        request.getAttribute(RequestAttributes.TIMEOUT_MILLIS) instanceof Long millis ? millis : 0;
+    long left = deadline - System.nanoTime();
+    if (left <= 0) {
+      log.warning(exceeded(request.getMethod(), request.getHttpURI().getPath(), timeoutMillis, ""));
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+      Response.writeError(request, response, callback, HttpStatus.GATEWAY_TIMEOUT_504);
+      return true;
+    }
+    Guard guard = new Guard(request, response, callback, timeoutMillis);
+    Scheduler scheduler = request.getComponents().getScheduler();
+    guard.timer = scheduler.schedule(guard::expire, left, TimeUnit.NANOSECONDS);
+    boolean handled;
+    try {
+      handled = super.handle(request, guard.response, guard);
+    } catch (Throwable t) {
+      guard.cancelTimer();
+      throw t;
+    }
+    if (!handled) {
+      guard.cancelTimer();
+    }
+    return handled;
+  }
+
+  /**
+   * The warning logged when a request runs past its deadline, in both modes: {@code request
+   * deadline exceeded: GET /path ran past its 500 ms deadline; answered 504}.
+   *
+   * @param outcome what the client got, appended after {@code "; "} unless empty (then "answered
+   *     504")
+   */
+  public static String exceeded(String method, String path, long timeoutMillis, String outcome) {
+    return "request deadline exceeded: "
+        + method
+        + " "
+        + path
+        + " ran past its "
+        + timeoutMillis
+        + " ms deadline; "
+        + (outcome.isEmpty() ? "answered 504" : outcome);
+  }
+
+  /**
+   * One request with a deadline: the app's response and callback as the app sees them, and the
+   * timer. The request's real callback completes once the app completed its own and, if the
+   * deadline answered the client, once that answer was written.
+   */
+  private static final class Guard implements Callback {
+    private final Request request;
+    private final Response real;
+    private final Callback callback;
+    private final long timeoutMillis;
+    final Response response;
+    private final AtomicInteger parties = new AtomicInteger(1);
+    private volatile Throwable answerFailure;
+    volatile Scheduler.Task timer;
+
+    // Guarded by this.
+    private boolean done;
+    private boolean expired;
+    private boolean answering;
+    private boolean appWrote;
+
+    Guard(Request request, Response real, Callback callback, long timeoutMillis) {
+      this.request = request;
+      this.real = real;
+      this.callback = callback;
+      this.timeoutMillis = timeoutMillis;
+      this.response = new AppResponse(request, real);
+    }
+
+    void cancelTimer() {
+      Scheduler.Task task = timer;
+      if (task != null) {
+        task.cancel();
+      }
+    }
+
+    /** On the scheduler's thread, when the deadline passes. */
+    void expire() {
+      boolean answer;
+      synchronized (this) {
+        if (done) {
+          return;
+        }
+        expired = true;
+        answer = !appWrote && !real.isCommitted();
+        if (answer) {
+          answering = true;
+          parties.incrementAndGet(); // the answer's write, besides the app
+        }
+      }
+      String method = request.getMethod();
+      String path = request.getHttpURI().getPath();
+      if (!answer) {
+        log.warning(
+            exceeded(
+                method,
+                path,
+                timeoutMillis,
+                "the response was already committed: it is cut short"));
+        return;
+      }
+      log.warning(exceeded(method, path, timeoutMillis, ""));
+      Callback written = Callback.from(this::partyDone, this::partyFailed);
+      try {
+        real.reset();
+        real.setStatus(HttpStatus.GATEWAY_TIMEOUT_504);
+        real.getHeaders().put(HttpHeader.CONNECTION, "close");
+        // The server's error page, as Response.writeError would write it, but without reading
+        // what is left of the body: the app's thread may be reading it right now.
+        Request.Handler errors = request.getContext().getErrorHandler();
+        ErrorHandler.ErrorRequest errorRequest =
+            new ErrorHandler.ErrorRequest(
+                request,
+                HttpStatus.GATEWAY_TIMEOUT_504,
+                HttpStatus.getMessage(HttpStatus.GATEWAY_TIMEOUT_504),
+                null);
+        if (errors == null || !errors.handle(errorRequest, real, written)) {
+          real.write(true, null, written);
+        }
+      } catch (Throwable t) {
+        written.failed(t);
+      }
+    }
+
+    private void partyFailed(Throwable failure) {
+      answerFailure = failure;
+      partyDone();
+    }
+
+    private void partyDone() {
+      if (parties.decrementAndGet() == 0) {
+        Throwable failure = answerFailure;
+        if (failure == null) {
+          callback.succeeded();
+        } else {
+          callback.failed(failure);
+        }
+      }
+    }
+
+    /** The app completed the request. */
+    @Override
+    public void succeeded() {
+      appDone(null);
+    }
+
+    @Override
+    public void failed(Throwable failure) {
+      appDone(failure);
+    }
+
+    private void appDone(Throwable failure) {
+      boolean answering;
+      boolean cutShort;
+      synchronized (this) {
+        done = true;
+        answering = this.answering;
+        cutShort = expired && !answering;
+      }
+      cancelTimer();
+      if (answering) {
+        partyDone(); // the client has its 504 (or will): the app's own outcome no longer matters
+      } else if (cutShort && failure == null) {
+        // Even if the app returned normally, its response is incomplete: a failure makes Jetty
+        // abort the stream rather than end it as if it were whole.
+        complete(new EofException("request deadline exceeded"));
+      } else {
+        complete(failure);
+      }
+    }
+
+    private void complete(Throwable failure) {
+      if (failure == null) {
+        callback.succeeded();
+      } else {
+        callback.failed(failure);
+      }
+    }
+
+    @Override
+    public InvocationType getInvocationType() {
+      return callback.getInvocationType();
+    }
+
+    /** The response as the app writes it: refused once the deadline passed. */
+    private final class AppResponse extends Response.Wrapper {
+      AppResponse(Request request, Response wrapped) {
+        super(request, wrapped);
+      }
+
+      @Override
+      public void write(boolean last, ByteBuffer content, Callback writeCallback) {
+        boolean refused;
+        synchronized (Guard.this) {
+          refused = expired;
+          appWrote = true;
+        }
+        if (refused) {
+          writeCallback.failed(new EofException("request deadline exceeded"));
+          return;
+        }
+        super.write(last, content, writeCallback);
+      }
+    }
+  }
+}

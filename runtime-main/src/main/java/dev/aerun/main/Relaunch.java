@@ -1,0 +1,95 @@
+package dev.aerun.main;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
+
+/**
+ * Starts the runtime again in a child JVM whose environment has the app's {@code <env-variables>}
+ * (see {@link EnvVariables}), and stands in for it until it exits.
+ *
+ * <p>The child is this JVM again: the same {@code java}, the same JVM options (heap, {@code -D},
+ * agents), the same class path and arguments; it shares this process's standard streams. A stop
+ * signal (SIGTERM or SIGINT) is passed on to the child once, as SIGTERM, and the child drains as
+ * usual; this process then exits with the child's exit code. A debugger agent ({@code
+ * -agentlib:jdwp}) stays with this JVM only, since the child could not listen on the same port. If
+ * this process is killed outright (SIGKILL) the child is not stopped: send stop signals, as
+ * platforms do.
+ */
+final class Relaunch {
+  private static final Logger log = Logger.getLogger(Relaunch.class.getName());
+
+  private Relaunch() {}
+
+  /** The command that starts {@link Main} again in a new JVM with {@code args}. */
+  static List<String> command(String[] args) {
+    List<String> command = new ArrayList<>();
+    command.add(
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (option.startsWith("-agentlib:jdwp") || option.startsWith("-Xrunjdwp")) {
+        log.warning("the debugger agent stays with the launcher JVM: " + option);
+        continue;
+      }
+      command.add(option);
+    }
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(Main.class.getName());
+    command.addAll(List.of(args));
+    return command;
+  }
+
+  /**
+   * Runs the child with {@code environment} as its whole environment, blocks until it exits, and
+   * returns its exit code.
+   */
+  static int run(String[] args, Map<String, String> environment) {
+    ProcessBuilder builder = new ProcessBuilder(command(args)).inheritIO();
+    builder.environment().clear();
+    builder.environment().putAll(environment);
+    Process child;
+    try {
+      child = builder.start();
+    } catch (IOException e) {
+      System.err.println("error: cannot start the app's JVM with its <env-variables>: " + e);
+      return Launcher.EXIT_START_FAILED;
+    }
+    AtomicBoolean forwarded = new AtomicBoolean();
+    Signals.handle(
+        Signals.STOP_SIGNALS,
+        name -> {
+          if (forwarded.compareAndSet(false, true)) {
+            child.destroy(); // SIGTERM: the child drains
+          }
+        });
+    // Whatever else ends this JVM must not leave the child serving.
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(child), "aerun-relaunch-exit"));
+    while (true) {
+      try {
+        return child.waitFor();
+      } catch (InterruptedException e) {
+        // Keep waiting: this process stands in for the child until it is gone.
+      }
+    }
+  }
+
+  private static void stop(Process child) {
+    if (child.isAlive()) {
+      child.destroy();
+      try {
+        child.waitFor();
+      } catch (InterruptedException e) {
+        child.destroyForcibly();
+      }
+    }
+  }
+}
