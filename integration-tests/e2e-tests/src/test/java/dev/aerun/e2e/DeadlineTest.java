@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.http.HttpResponse;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -44,16 +43,7 @@ class DeadlineTest {
     assertEquals(200, Http.get(runtime.uri("/hello")).statusCode());
 
     // The app's request ends by itself; nothing was killed.
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    String sleeping = "";
-    while (System.nanoTime() < until) {
-      sleeping = Http.get(runtime.uri("/sleep")).body().trim();
-      if (sleeping.equals("sleeping 0")) {
-        break;
-      }
-      Thread.sleep(50);
-    }
-    assertEquals("sleeping 0", sleeping);
+    Http.awaitSleeping(runtime, 0);
     assertTrue(runtime.output().contains("Serving "), runtime.output());
   }
 

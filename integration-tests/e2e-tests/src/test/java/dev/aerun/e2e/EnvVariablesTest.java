@@ -99,11 +99,7 @@ class EnvVariablesTest {
                     .timeout(Duration.ofSeconds(60))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!Http.get(runtime.uri("/sleep")).body().trim().equals("sleeping 1")
-        && System.nanoTime() < until) {
-      Thread.sleep(20);
-    }
+    Http.awaitSleeping(runtime, 1);
 
     runtime.sendSigterm();
 

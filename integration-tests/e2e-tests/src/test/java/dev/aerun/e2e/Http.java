@@ -42,6 +42,23 @@ final class Http {
     return CLIENT.send(request, HttpResponse.BodyHandlers.ofByteArray());
   }
 
+  /**
+   * Polls the sample app's {@code /sleep} until it reports {@code count} requests sleeping, for at
+   * most 30 s.
+   */
+  static void awaitSleeping(RuntimeProcess runtime, int count) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    String seen = "";
+    while (System.nanoTime() < deadline) {
+      seen = get(runtime.uri("/sleep")).body().trim();
+      if (seen.equals("sleeping " + count)) {
+        return;
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("never " + count + " requests sleeping; last: " + seen);
+  }
+
   /** What {@code /request-info} reports the app saw. */
   static JsonNode requestInfo(URI uri, String... headers) throws Exception {
     HttpResponse<String> response = get(uri, headers);

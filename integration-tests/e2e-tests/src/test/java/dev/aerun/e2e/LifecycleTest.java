@@ -90,7 +90,7 @@ class LifecycleTest {
                   .build(),
               HttpResponse.BodyHandlers.ofString()));
     }
-    awaitSleeping(runtime, 4);
+    Http.awaitSleeping(runtime, 4);
     // A connection opened before the signal: the health check on it sees the drain.
     try (Socket open = new Socket("127.0.0.1", runtime.port())) {
       runtime.sendSigterm();
@@ -124,7 +124,7 @@ class LifecycleTest {
                     .timeout(Duration.ofSeconds(60))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
-    awaitSleeping(runtime, 1);
+    Http.awaitSleeping(runtime, 1);
 
     runtime.sendSigterm();
 
@@ -185,19 +185,6 @@ class LifecycleTest {
         return;
       }
     }
-  }
-
-  private static void awaitSleeping(RuntimeProcess runtime, int count) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    String seen = "";
-    while (System.nanoTime() < deadline) {
-      seen = Http.get(runtime.uri("/sleep")).body().trim();
-      if (seen.equals("sleeping " + count)) {
-        return;
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("never " + count + " requests in flight; last: " + seen);
   }
 
   /** Writes a raw request on {@code socket} and reads the response head and a little body. */

@@ -180,12 +180,7 @@ public final class DeadlineHandler extends Handler.Wrapper {
 
     private void partyDone() {
       if (parties.decrementAndGet() == 0) {
-        Throwable failure = answerFailure;
-        if (failure == null) {
-          callback.succeeded();
-        } else {
-          callback.failed(failure);
-        }
+        complete(answerFailure);
       }
     }
 
