@@ -215,7 +215,7 @@ final class Bench {
         step(peer, ee, "capacity (hello, rising rate)", () -> capacity(client, peer, port));
       }
       if (ee10 && options.jfr()) {
-        step(peer, ee, "JFR profile under the cpu load", () -> jfr(client, server, port));
+        step(peer, ee, "JFR profile, cpu load at 4x rate", () -> jfr(client, server, port));
       }
       int threads = -1;
       try {
@@ -456,7 +456,9 @@ final class Bench {
     Load load = cpuLoad();
     jcmd(server.pid(), "JFR.start", "name=bench", "settings=profile", "filename=" + recording);
     try {
-      client.openLoop(port, load, profile.cpuRate(), profile.measure());
+      // Four times the CPU scenario's rate: JFR samples running threads only, so a busier
+      // server gives more samples in the same time.
+      client.openLoop(port, load, 4.0 * profile.cpuRate(), profile.measure());
     } finally {
       jcmd(server.pid(), "JFR.stop", "name=bench");
     }

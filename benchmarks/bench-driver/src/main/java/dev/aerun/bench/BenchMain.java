@@ -23,6 +23,15 @@ public final class BenchMain {
         return 0;
       }
     }
+    if (args.length == 2 && args[0].equals("--jfr-summary")) {
+      try {
+        System.out.print(JfrSummary.summarise(Path.of(args[1]), 30));
+        return 0;
+      } catch (Exception e) {
+        System.err.println("error: " + e.getMessage());
+        return 1;
+      }
+    }
     BenchOptions options;
     try {
       options = BenchOptions.parse(args, defaultRepo());

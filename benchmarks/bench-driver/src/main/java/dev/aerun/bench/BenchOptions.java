@@ -54,9 +54,13 @@ record BenchOptions(
                                 (default: -Xms1g -Xmx1g -XX:+UseG1GC)
         --p99-bound-ms N        capacity: the highest rate whose p99 stays under N ms (default 10)
         --jfr                   also record a JFR profile of each EE10 peer under the CPU
-                                scenario's load, summarised into profiles/*.txt
+                                scenario's load, summarised into profiles/*.txt (adds
+                                -XX:FlightRecorderOptions:stackdepth=512 to every peer)
         --repo DIR              the built repository (default: found from the driver's jar)
         -h, --help              this text
+
+      or: java -jar bench-driver.jar --jfr-summary FILE.jfr
+        prints the top allocating and running frames of any JFR recording
       """;
 
   /** Thrown for a wrong command line; the message is for the user. */
@@ -118,6 +122,13 @@ record BenchOptions(
     }
     if (repo == null || !Files.isDirectory(repo)) {
       throw new UsageException("cannot find the built repository: give --repo DIR");
+    }
+    if (jfr) {
+      // Deep enough for Jetty's stacks, so that a sample reaches the handlers below the
+      // allocation; given to every peer, so that the flags stay the same for all.
+      jvmFlags = new ArrayList<>(jvmFlags);
+      jvmFlags.add("-XX:FlightRecorderOptions:stackdepth=512");
+      jvmFlags = List.copyOf(jvmFlags);
     }
     if (out == null) {
       String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));

@@ -24,6 +24,11 @@ final class JfrSummary {
   private JfrSummary() {}
 
   static void write(Path recording, Path out, int top) throws IOException {
+    Files.writeString(out, summarise(recording, top));
+  }
+
+  /** The summary of {@code recording}: the {@code top} entries of every table. */
+  static String summarise(Path recording, int top) throws IOException {
     Tally allocTop = new Tally();
     Tally allocCaller = new Tally();
     Tally allocLibrary = new Tally();
@@ -91,7 +96,7 @@ final class JfrSummary {
         top,
         false,
         cpuTop.total);
-    Files.writeString(out, text);
+    return text.toString();
   }
 
   private static void section(
