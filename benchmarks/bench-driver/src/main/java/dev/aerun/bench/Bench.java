@@ -57,7 +57,7 @@ final class Bench {
     this.options = options;
     this.profile = options.profile();
     this.layout = ServerProcess.Layout.of(options.repo());
-    this.workDir = Files.createDirectories(options.out().resolve("logs"));
+    this.workDir = Files.createDirectories(options.out().resolve("logs")).toAbsolutePath();
   }
 
   /** Runs the benchmarks of {@code options}; returns the results folder. */
@@ -120,7 +120,12 @@ final class Bench {
         continue;
       }
       for (Peer peer : options.peers()) {
-        measurePeer(client, peer, ee);
+        try {
+          measurePeer(client, peer, ee);
+        } catch (RuntimeException e) {
+          results.failures.add(new Failure(peer.id, ee, "run", String.valueOf(e)));
+          progress.note("FAILED: " + peer.id + " " + ee + ": " + e);
+        }
       }
     }
     if (options.runs(Scenario.COLDSTART) && options.ees().contains("ee10")) {
@@ -229,7 +234,7 @@ final class Bench {
               ee,
               server.peakRssBytes(),
               threads,
-              options.out().relativize(server.log()).toString()));
+              workDir.getParent().relativize(server.log()).toString()));
     } finally {
       server.close();
       trimLog(server.log());
@@ -349,12 +354,15 @@ final class Bench {
             perRequest,
             idleCpuMillisPerSecond,
             net,
-            allocated));
+            allocated,
+            s2.jitMillis() - s1.jitMillis(),
+            s2.gcPauseMillis() - s1.gcPauseMillis()));
     return String.format(
         Locale.ROOT,
-        "%.1f µs CPU/request, %s/request%s",
+        "%.1f µs CPU/request, %s/request, JIT %d ms%s",
         perRequest,
         Report.bytes(allocated),
+        s2.jitMillis() - s1.jitMillis(),
         run.errors() > 0 ? ", " + run.errors() + " errors" : "");
   }
 
@@ -463,7 +471,7 @@ final class Bench {
       jcmd(server.pid(), "JFR.stop", "name=bench");
     }
     jfrRecordings.add(recording);
-    return "recorded " + options.out().relativize(options.out().resolve("profiles"));
+    return "recorded profiles/" + recording.getFileName();
   }
 
   private void jcmd(long pid, String... command) throws Exception {
@@ -505,7 +513,8 @@ final class Bench {
       long heapUsed,
       long gcFreedBytes,
       long heapAfterGc,
-      String javaVersion) {}
+      long jitMillis,
+      long gcPauseMillis) {}
 
   private static ServerStats stats(LoadGenerator client, int port) throws Exception {
     JsonNode node = JSON.readTree(client.getString(port, "/stats"));
@@ -516,7 +525,8 @@ final class Bench {
         node.path("heapUsed").asLong(),
         node.path("gcFreedBytes").asLong(),
         node.path("heapAfterGc").asLong(),
-        node.path("javaVersion").asText());
+        node.path("jitMillis").asLong(),
+        node.path("gcPauseMillis").asLong());
   }
 
   private static byte[] pattern(long size) {

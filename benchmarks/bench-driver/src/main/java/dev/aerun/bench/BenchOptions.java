@@ -135,7 +135,17 @@ record BenchOptions(
       out = Path.of("results", stamp + "-" + profile.name());
     }
     return new BenchOptions(
-        profile, out, peers, scenarios, echoSizes, ees, java, jvmFlags, p99Bound, jfr, repo);
+        profile,
+        out.toAbsolutePath().normalize(),
+        peers,
+        scenarios,
+        echoSizes,
+        ees,
+        java,
+        jvmFlags,
+        p99Bound,
+        jfr,
+        repo);
   }
 
   boolean runs(Scenario scenario) {

@@ -219,12 +219,24 @@ final class Report {
         List.of(Report::micros, Report::micros, Report::bytes));
     table(
         "Figure",
-        List.of("Achieved rate (req/s)", "Errors", "Idle CPU (ms/s)"),
+        List.of(
+            "Achieved rate (req/s)",
+            "Errors",
+            "Idle CPU (ms/s)",
+            "JIT compiling in the window (ms)",
+            "GC pauses in the window (ms)"),
         List.of(
             values(rows, CpuRow::achievedRate),
             values(rows, r -> (double) r.errors()),
-            values(rows, CpuRow::idleCpuMillisPerSecond)),
-        List.of(Report::rate, Report::count, v -> String.format(Locale.ROOT, "%.1f", v)),
+            values(rows, CpuRow::idleCpuMillisPerSecond),
+            values(rows, r -> (double) r.jitMillis()),
+            values(rows, r -> (double) r.gcPauseMillis())),
+        List.of(
+            Report::rate,
+            Report::count,
+            v -> String.format(Locale.ROOT, "%.1f", v),
+            Report::count,
+            Report::count),
         false);
     chart(
         "cpu-per-request.svg",

@@ -102,7 +102,13 @@ final class Results {
       double cpuMicrosPerRequest,
       double medianMillis) {}
 
-  /** The CPU scenario (1 KiB request, 32 KiB response at a fixed rate) on one peer. */
+  /**
+   * The CPU scenario (1 KiB request, 32 KiB response at a fixed rate) on one peer.
+   *
+   * @param jitMillis time the JIT compilers spent during the window: large means the server was
+   *     still warming up, and its CPU figure is high for that reason
+   * @param gcPauseMillis collection pauses during the window
+   */
   record CpuRow(
       String peer,
       double targetRate,
@@ -112,7 +118,9 @@ final class Results {
       double cpuMicrosPerRequest,
       double idleCpuMillisPerSecond,
       double cpuMicrosPerRequestNetOfIdle,
-      double allocatedBytesPerRequest) {}
+      double allocatedBytesPerRequest,
+      long jitMillis,
+      long gcPauseMillis) {}
 
   /** Latency percentiles in milliseconds, corrected for coordinated omission. */
   record Percentiles(double p50, double p90, double p99, double p999, double max) {

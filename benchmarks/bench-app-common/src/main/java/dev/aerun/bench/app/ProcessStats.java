@@ -30,6 +30,8 @@ import javax.management.openmbean.CompositeData;
  *       use grows by whole TLABs, and notifications arrive a little after their collection).
  *   <li>{@code processCpuNanos}: CPU time of the whole process, every thread including the JVM's
  *       own (compiler, GC), from {@link OperatingSystemMXBean#getProcessCpuTime()}.
+ *   <li>{@code jitMillis}: time the JIT compilers spent so far: a window in which it grows much
+ *       measured a server still warming up.
  *   <li>{@code heapAfterGc}: the heap in use right after the last full collection that {@link
  *       #measureHeapAfterGc()} ran (inside the echo servlet), or -1.
  * </ul>
@@ -100,6 +102,14 @@ public final class ProcessStats {
     heapAfterGc = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
+  /** Time the JIT compilers spent so far, or -1 where the JVM does not tell. */
+  private static long jitMillis() {
+    var compilation = ManagementFactory.getCompilationMXBean();
+    return compilation != null && compilation.isCompilationTimeMonitoringSupported()
+        ? compilation.getTotalCompilationTime()
+        : -1;
+  }
+
   /** All the counters, as one JSON object. */
   public static String json() {
     ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -131,6 +141,8 @@ public final class ProcessStats {
         + GC_COUNT.get()
         + ",\"gcPauseMillis\":"
         + GC_PAUSE_MILLIS.get()
+        + ",\"jitMillis\":"
+        + jitMillis()
         + ",\"heapAfterGc\":"
         + heapAfterGc
         + ",\"javaVersion\":\""
