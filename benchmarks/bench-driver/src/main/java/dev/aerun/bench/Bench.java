@@ -197,8 +197,13 @@ final class Bench {
     }
     try {
       if (options.runs(Scenario.ECHO)) {
+        long atRest = heapAtRest(client, port);
         for (long size : options.echoSizes()) {
-          step(peer, ee, "echo " + Report.size(size), () -> echo(client, peer, ee, port, size));
+          step(
+              peer,
+              ee,
+              "echo " + Report.size(size),
+              () -> echo(client, peer, ee, port, size, atRest));
         }
       }
       if (ee10 && options.runs(Scenario.CPU)) {
@@ -264,7 +269,8 @@ final class Bench {
   // ---- Scenarios ------------------------------------------------------------------------------
 
   /** Echo, one request at a time: allocation per request, and the heap after GC mid-request. */
-  private String echo(LoadGenerator client, Peer peer, String ee, int port, long size)
+  private String echo(
+      LoadGenerator client, Peer peer, String ee, int port, long size, long heapAtRest)
       throws Exception {
     byte[] body = bodies.computeIfAbsent(size, Bench::pattern);
     Load load = new Load("POST", "/echo", body);
@@ -304,6 +310,7 @@ final class Bench {
             gcAllocated,
             overhead,
             heapMedian,
+            heapAtRest,
             heap,
             cpuMicros,
             latency.getValueAtPercentile(50) / 1000.0));
@@ -313,6 +320,19 @@ final class Bench {
         Report.bytes(allocated),
         Report.bytes(gcAllocated),
         Report.bytes(heapMedian));
+  }
+
+  /** The heap after a full GC at the end of an empty echo: the server's live data at rest. */
+  private static long heapAtRest(LoadGenerator client, int port) {
+    try {
+      Exchange exchange = client.send(port, new Load("POST", "/echo?heap", new byte[0]));
+      if (exchange.status() != 200) {
+        return -1;
+      }
+      return stats(client, port).heapAfterGc();
+    } catch (Exception e) {
+      return -1;
+    }
   }
 
   private static void check(Exchange exchange, long size) {

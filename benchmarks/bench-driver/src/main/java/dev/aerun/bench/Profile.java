@@ -45,20 +45,20 @@ record Profile(
   static Profile quick() {
     return new Profile(
         "quick",
-        new int[] {200, 30, 2},
-        new int[] {400, 40, 4},
-        2,
+        new int[] {100, 20, 2},
+        new int[] {300, 30, 3},
+        1,
         200,
         500,
         50,
-        Duration.ofSeconds(1),
-        Duration.ofSeconds(2),
+        Duration.ofMillis(500),
+        Duration.ofMillis(1500),
         Duration.ofMillis(500),
         2000,
         2.0,
-        Duration.ofMillis(500),
+        Duration.ofMillis(300),
         Duration.ofSeconds(1),
-        4,
+        3,
         0,
         1);
   }

@@ -172,6 +172,22 @@ final class Report {
             .map(size -> values(bySize.apply(size), r -> (double) r.heapAfterGcBytes()))
             .toList(),
         Report::bytes);
+    md.append("Of which held for the request: the same less the heap at rest (after a full GC at")
+        .append(" the end of an empty echo).\n\n");
+    table(
+        "Size",
+        sizes.stream().map(Report::size).toList(),
+        sizes.stream()
+            .map(
+                size ->
+                    values(
+                        bySize.apply(size),
+                        r ->
+                            r.heapAtRestBytes() < 0
+                                ? Double.NaN
+                                : (double) (r.heapAfterGcBytes() - r.heapAtRestBytes())))
+            .toList(),
+        Report::bytes);
     List<String> groups = sizes.stream().map(Report::size).toList();
     chart(
         "echo-allocation-" + ee + ".svg",

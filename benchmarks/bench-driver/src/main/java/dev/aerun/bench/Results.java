@@ -88,6 +88,8 @@ final class Results {
    * @param gcAllocatedBytesPerRequest the garbage collectors' cross-check (coarse)
    * @param statsOverheadBytes what one stats request allocates, taken off the figure
    * @param heapAfterGcBytes median heap in use after a full GC halfway through an echo
+   * @param heapAtRestBytes heap in use after a full GC at the end of an empty echo: the process's
+   *     own live data, which {@code heapAfterGcBytes} less this is what the request holds
    */
   record EchoRow(
       String ee,
@@ -98,6 +100,7 @@ final class Results {
       double gcAllocatedBytesPerRequest,
       double statsOverheadBytes,
       long heapAfterGcBytes,
+      long heapAtRestBytes,
       List<Long> heapAfterGcSamples,
       double cpuMicrosPerRequest,
       double medianMillis) {}

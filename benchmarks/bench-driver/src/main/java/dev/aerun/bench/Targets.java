@@ -181,8 +181,17 @@ final class Targets {
         r.capacity.stream().filter(c -> c.peer().equals("http")).findFirst();
     Optional<CapacityRow> bare =
         r.capacity.stream().filter(c -> c.peer().equals("bare")).findFirst();
-    if (http.isEmpty() || bare.isEmpty() || bare.get().capacityRate() == 0) {
+    if (http.isEmpty() || bare.isEmpty()) {
       return new TargetRow(target, "–", NOT_MEASURED);
+    }
+    if (bare.get().capacityRate() == 0) {
+      return new TargetRow(
+          target,
+          String.format(
+              Locale.ROOT,
+              "bare Jetty passed no step (HttpConnector %.0f req/s): too noisy to compare",
+              http.get().capacityRate()),
+          NOT_MEASURED);
     }
     double ratio = http.get().capacityRate() / bare.get().capacityRate();
     return new TargetRow(
