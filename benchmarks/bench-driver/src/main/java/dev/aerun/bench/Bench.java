@@ -68,6 +68,7 @@ final class Bench {
     bench.progress = new Progress(console, bench.countSteps());
     long start = System.nanoTime();
     Instant startedAt = Instant.now();
+    double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     bench.progress.note(
         "profile "
             + options.profile().name()
@@ -78,7 +79,8 @@ final class Bench {
     try (LoadGenerator client = new LoadGenerator()) {
       bench.measureAll(client);
     }
-    bench.results.meta = bench.meta(startedAt, (System.nanoTime() - start) / 1e9, commandLine);
+    bench.results.meta =
+        bench.meta(startedAt, (System.nanoTime() - start) / 1e9, commandLine, loadBefore);
     bench.summariseJfr();
     Report.write(bench.results, options, options.out());
     bench.progress.note("done: " + options.out().resolve("summary.md"));
@@ -197,13 +199,8 @@ final class Bench {
     }
     try {
       if (options.runs(Scenario.ECHO)) {
-        long atRest = heapAtRest(client, port);
         for (long size : options.echoSizes()) {
-          step(
-              peer,
-              ee,
-              "echo " + Report.size(size),
-              () -> echo(client, peer, ee, port, size, atRest));
+          step(peer, ee, "echo " + Report.size(size), () -> echo(client, peer, ee, port, size));
         }
       }
       if (ee10 && options.runs(Scenario.CPU)) {
@@ -269,8 +266,7 @@ final class Bench {
   // ---- Scenarios ------------------------------------------------------------------------------
 
   /** Echo, one request at a time: allocation per request, and the heap after GC mid-request. */
-  private String echo(
-      LoadGenerator client, Peer peer, String ee, int port, long size, long heapAtRest)
+  private String echo(LoadGenerator client, Peer peer, String ee, int port, long size)
       throws Exception {
     byte[] body = bodies.computeIfAbsent(size, Bench::pattern);
     Load load = new Load("POST", "/echo", body);
@@ -300,6 +296,9 @@ final class Bench {
       heap.add(stats(client, port).heapAfterGc());
     }
     long heapMedian = medianLong(heap);
+    // After the same warm-up and requests, so that whatever the server keeps between requests
+    // (pooled buffers, caches) is in both figures and only the request's own part differs.
+    long heapAtRest = heapAtRest(client, port);
     results.echo.add(
         new EchoRow(
             ee,
@@ -344,6 +343,9 @@ final class Bench {
 
   /** 1 KiB in, 32 KiB out at a fixed rate: server CPU per request. */
   private String cpu(LoadGenerator client, Peer peer, int port) throws Exception {
+    Load load = cpuLoad();
+    client.openLoop(port, load, profile.cpuRate(), profile.warmup());
+    // Idle after the warm-up, when the JIT compilers have mostly settled.
     ServerStats idleStart = stats(client, port);
     long idleNanos = System.nanoTime();
     ServerProcess.sleepMillis(profile.idle().toMillis());
@@ -352,8 +354,6 @@ final class Bench {
     double idleCpuMillisPerSecond =
         (idleEnd.processCpuNanos() - idleStart.processCpuNanos()) / 1e6 / idleSeconds;
 
-    Load load = cpuLoad();
-    client.openLoop(port, load, profile.cpuRate(), profile.warmup());
     ServerStats s1 = stats(client, port);
     long t1 = System.nanoTime();
     RateRun run = client.openLoop(port, load, profile.cpuRate(), profile.measure());
@@ -601,7 +601,8 @@ final class Bench {
     return sorted.get(sorted.size() / 2);
   }
 
-  private Results.Meta meta(Instant startedAt, double seconds, String commandLine) {
+  private Results.Meta meta(
+      Instant startedAt, double seconds, String commandLine, double loadBefore) {
     String serverJavaVersion = javaVersion(options.java());
     long memory = -1;
     if (ManagementFactory.getOperatingSystemMXBean()
@@ -622,7 +623,10 @@ final class Bench {
         options.jvmFlags(),
         System.getProperty("java.version"),
         options.scenarios().stream().map(s -> s.id).toList(),
-        options.ees());
+        options.ees(),
+        Math.round(loadBefore * 100) / 100.0,
+        Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100)
+            / 100.0);
   }
 
   private static String javaVersion(Path java) {

@@ -78,6 +78,19 @@ final class Report {
             meta.jettyVersion(),
             meta.driverJavaVersion()));
     md.append("Command: `").append(meta.command()).append("`\n\n");
+    double busiest = Math.max(meta.loadAverageBefore(), meta.loadAverageAfter());
+    if (busiest > meta.cores() * 0.5) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "> **The machine was busy**: load average %.2f before the run and %.2f after it, on"
+                  + " %d cores, counting this run's own processes at the end. Timing figures (CPU,"
+                  + " latency, capacity, cold start) are unreliable; allocation and heap figures"
+                  + " are not affected.%n%n",
+              meta.loadAverageBefore(),
+              meta.loadAverageAfter(),
+              meta.cores()));
+    }
     md.append(
         "Peers, each its own server JVM with the same flags and the same WAR: **bare Jetty**"
             + " (a plain WebAppContext, no runtime code), **HttpConnector** (the runtime's"
@@ -173,10 +186,9 @@ final class Report {
             .toList(),
         Report::bytes);
     md.append("Of which held for the request: the same less the heap at rest (after a full GC at")
-        .append(" the end of an empty echo).\n\n");
-    table(
-        "Size",
-        sizes.stream().map(Report::size).toList(),
+        .append(" the end of an empty echo sent right after). Differences of a few hundred KiB")
+        .append(" are the noise of a full GC's result.\n\n");
+    List<Map<String, Double>> held =
         sizes.stream()
             .map(
                 size ->
@@ -186,8 +198,13 @@ final class Report {
                             r.heapAtRestBytes() < 0
                                 ? Double.NaN
                                 : (double) (r.heapAfterGcBytes() - r.heapAtRestBytes())))
-            .toList(),
-        Report::bytes);
+            .toList();
+    table(
+        "Size",
+        sizes.stream().map(Report::size).toList(),
+        held,
+        held.stream().map(h -> (DoubleFunction<String>) Report::signedBytes).toList(),
+        false);
     List<String> groups = sizes.stream().map(Report::size).toList();
     chart(
         "echo-allocation-" + ee + ".svg",
@@ -574,6 +591,11 @@ final class Report {
           Locale.ROOT, b < 10 * 1024 * 1024 ? "%.2f MiB" : "%.1f MiB", b / 1024 / 1024);
     }
     return String.format(Locale.ROOT, "%.2f GiB", b / 1024 / 1024 / 1024);
+  }
+
+  /** Bytes with their sign. */
+  static String signedBytes(double b) {
+    return Double.isNaN(b) ? "–" : (b < 0 ? "−" : "") + bytes(Math.abs(b));
   }
 
   /** A body size: {@code 32 KiB}, {@code 1 MiB}. */

@@ -61,7 +61,10 @@ final class Results {
     return failures;
   }
 
-  /** The run: what, where, how. */
+  /**
+   * The run: what, where, how. The load averages (one minute, before and after the run) tell
+   * whether something else used the machine meanwhile.
+   */
   record Meta(
       String profile,
       String startedAt,
@@ -76,7 +79,9 @@ final class Results {
       List<String> jvmFlags,
       String driverJavaVersion,
       List<String> scenarios,
-      List<String> ees) {}
+      List<String> ees,
+      double loadAverageBefore,
+      double loadAverageAfter) {}
 
   /** A peer as the report names it. */
   record PeerInfo(String id, String label) {}
@@ -88,8 +93,9 @@ final class Results {
    * @param gcAllocatedBytesPerRequest the garbage collectors' cross-check (coarse)
    * @param statsOverheadBytes what one stats request allocates, taken off the figure
    * @param heapAfterGcBytes median heap in use after a full GC halfway through an echo
-   * @param heapAtRestBytes heap in use after a full GC at the end of an empty echo: the process's
-   *     own live data, which {@code heapAfterGcBytes} less this is what the request holds
+   * @param heapAtRestBytes heap in use after a full GC at the end of an empty echo sent after the
+   *     others: the process's own live data; {@code heapAfterGcBytes} less this is what the server
+   *     holds for the request
    */
   record EchoRow(
       String ee,
