@@ -30,6 +30,8 @@ final class Charts {
    * Writes a grouped bar chart.
    *
    * @param log a logarithmic value axis (for figures that span orders of magnitude)
+   * @param logBase the ratio between the ticks of a logarithmic axis: 10, or 32 for bytes (1 KiB,
+   *     32 KiB, 1 MiB…)
    * @param format how a value is written on its bar and on the axis
    */
   static void groupedBars(
@@ -39,6 +41,7 @@ final class Charts {
       List<String> groups,
       List<Series> series,
       boolean log,
+      double logBase,
       DoubleFunction<String> format)
       throws IOException {
     double max = 0;
@@ -58,10 +61,11 @@ final class Charts {
     double lo;
     double hi;
     if (log) {
-      lo = Math.pow(10, Math.floor(Math.log10(min)));
-      hi = Math.pow(10, Math.ceil(Math.log10(max * 1.01)));
-      if (hi / lo < 10) {
-        hi = lo * 10;
+      double ln = Math.log(logBase);
+      lo = Math.pow(logBase, Math.floor(Math.log(min) / ln));
+      hi = Math.pow(logBase, Math.ceil(Math.log(max * 1.01) / ln));
+      if (hi / lo < logBase) {
+        hi = lo * logBase;
       }
     } else {
       lo = 0;
@@ -94,7 +98,7 @@ final class Charts {
     svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     svg.append(text(LEFT, 24, "start", "font-size=\"16\" font-weight=\"bold\"", title));
     // Axis and grid.
-    for (double tick : ticks(lo, hi, log)) {
+    for (double tick : ticks(lo, hi, log, logBase)) {
       double ty = y.apply(tick);
       svg.append(
           String.format(
@@ -179,10 +183,10 @@ final class Charts {
     Files.writeString(file, svg);
   }
 
-  private static List<Double> ticks(double lo, double hi, boolean log) {
+  private static List<Double> ticks(double lo, double hi, boolean log, double logBase) {
     List<Double> ticks = new ArrayList<>();
     if (log) {
-      for (double t = lo; t <= hi * 1.0001; t *= 10) {
+      for (double t = lo; t <= hi * 1.0001; t *= logBase) {
         ticks.add(t);
       }
     } else {

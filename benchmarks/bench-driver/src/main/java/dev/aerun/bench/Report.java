@@ -561,7 +561,9 @@ final class Report {
     for (Peer peer : peers) {
       series.add(new Series(peer.label, COLORS.get(peer.id), valuesOfPeer.apply(peer.id)));
     }
-    Charts.groupedBars(chartDir.resolve(file), title, axis, groups, series, log, format);
+    // Byte axes tick at 1 KiB, 32 KiB, 1 MiB…; the others at powers of ten.
+    double logBase = axis.contains("bytes") || axis.contains("heap") ? 32 : 10;
+    Charts.groupedBars(chartDir.resolve(file), title, axis, groups, series, log, logBase, format);
     charts.add(file);
   }
 
@@ -579,6 +581,9 @@ final class Report {
   static String bytes(double b) {
     if (Double.isNaN(b) || b < 0) {
       return "–";
+    }
+    if (b >= 1024 && b == Math.rint(b) && Long.bitCount((long) b) == 1) {
+      return size((long) b); // an axis tick: 1 KiB, 32 KiB, 1 MiB
     }
     if (b < 1024) {
       return String.format(Locale.ROOT, "%.0f B", b);
