@@ -114,8 +114,10 @@ final class Results {
   /**
    * The CPU scenario (1 KiB request, 32 KiB response at a fixed rate) on one peer.
    *
+   * @param cpuMicrosPerRequestNetOfJit the same without the JIT compilers' time: the steady-state
+   *     cost, which the targets use
    * @param jitMillis time the JIT compilers spent during the window: large means the server was
-   *     still warming up, and its CPU figure is high for that reason
+   *     still warming up, and its gross CPU figure is high for that reason
    * @param gcPauseMillis collection pauses during the window
    */
   record CpuRow(
@@ -125,6 +127,7 @@ final class Results {
       long requests,
       long errors,
       double cpuMicrosPerRequest,
+      double cpuMicrosPerRequestNetOfJit,
       double idleCpuMillisPerSecond,
       double cpuMicrosPerRequestNetOfIdle,
       double allocatedBytesPerRequest,
