@@ -1,0 +1,152 @@
+package dev.aerun.bench.app;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import com.sun.management.OperatingSystemMXBean;
+import com.sun.management.ThreadMXBean;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * The server process's counters, read from inside it by the benchmark app, so that every peer (bare
+ * Jetty, HttpConnector mode, legacy mode) is measured by the same code.
+ *
+ * <ul>
+ *   <li>{@code allocatedBytes}: bytes allocated on the Java heap so far by every live thread of the
+ *       process (Jetty's, gRPC's, the JDK's, the app's), from {@link
+ *       ThreadMXBean#getThreadAllocatedBytes(long[])}. Threads that ended are no longer counted,
+ *       which is why a caller compares two readings taken a short time apart.
+ *   <li>{@code gcFreedBytes} and {@code heapUsed}: the cross-check. What every collection freed
+ *       (heap used before minus after, from the collectors' notifications) plus the growth of the
+ *       heap in use is what the process allocated, dead threads included; it is coarse (the heap in
+ *       use grows by whole TLABs, and notifications arrive a little after their collection).
+ *   <li>{@code processCpuNanos}: CPU time of the whole process, every thread including the JVM's
+ *       own (compiler, GC), from {@link OperatingSystemMXBean#getProcessCpuTime()}.
+ *   <li>{@code jitMillis}: time the JIT compilers spent so far: a window in which it grows much
+ *       measured a server still warming up.
+ *   <li>{@code heapAfterGc}: the heap in use right after the last full collection that {@link
+ *       #measureHeapAfterGc()} ran (inside the echo servlet), or -1.
+ * </ul>
+ */
+public final class ProcessStats {
+  private static final AtomicLong GC_FREED = new AtomicLong();
+  private static final AtomicLong GC_COUNT = new AtomicLong();
+  private static final AtomicLong GC_PAUSE_MILLIS = new AtomicLong();
+  private static final List<Registration> REGISTRATIONS = new ArrayList<>();
+  private static volatile long heapAfterGc = -1;
+
+  private record Registration(NotificationEmitter emitter, NotificationListener listener) {}
+
+  private ProcessStats() {}
+
+  /** Starts following the collectors; call when the app starts. */
+  public static synchronized void start() {
+    if (!REGISTRATIONS.isEmpty()) {
+      return;
+    }
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      if (gc instanceof NotificationEmitter emitter) {
+        NotificationListener listener = ProcessStats::onGc;
+        emitter.addNotificationListener(listener, null, null);
+        REGISTRATIONS.add(new Registration(emitter, listener));
+      }
+    }
+  }
+
+  /** Stops following the collectors; call when the app stops, so nothing of it stays behind. */
+  public static synchronized void stop() {
+    for (Registration registration : REGISTRATIONS) {
+      try {
+        registration.emitter().removeNotificationListener(registration.listener());
+      } catch (ListenerNotFoundException ignored) {
+        // Already gone.
+      }
+    }
+    REGISTRATIONS.clear();
+  }
+
+  private static void onGc(Notification notification, Object handback) {
+    if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
+        notification.getType())) {
+      return;
+    }
+    GarbageCollectionNotificationInfo info =
+        GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+    long before = 0;
+    long after = 0;
+    for (MemoryUsage usage : info.getGcInfo().getMemoryUsageBeforeGc().values()) {
+      before += usage.getUsed();
+    }
+    for (MemoryUsage usage : info.getGcInfo().getMemoryUsageAfterGc().values()) {
+      after += usage.getUsed();
+    }
+    GC_FREED.addAndGet(Math.max(0, before - after));
+    GC_COUNT.incrementAndGet();
+    GC_PAUSE_MILLIS.addAndGet(info.getGcInfo().getDuration());
+  }
+
+  /**
+   * Runs a full collection ({@link System#gc()}) and keeps the heap in use right after it: the live
+   * data of the whole process at this moment.
+   */
+  public static void measureHeapAfterGc() {
+    System.gc();
+    heapAfterGc = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  /** Time the JIT compilers spent so far, or -1 where the JVM does not tell. */
+  private static long jitMillis() {
+    var compilation = ManagementFactory.getCompilationMXBean();
+    return compilation != null && compilation.isCompilationTimeMonitoringSupported()
+        ? compilation.getTotalCompilationTime()
+        : -1;
+  }
+
+  /** All the counters, as one JSON object. */
+  public static String json() {
+    ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long[] ids = threads.getAllThreadIds();
+    long[] allocated = threads.getThreadAllocatedBytes(ids);
+    long allocatedSum = 0;
+    for (long bytes : allocated) {
+      if (bytes > 0) {
+        allocatedSum += bytes;
+      }
+    }
+    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+    return "{\"pid\":"
+        + ProcessHandle.current().pid()
+        + ",\"threads\":"
+        + ids.length
+        + ",\"allocatedBytes\":"
+        + allocatedSum
+        + ",\"processCpuNanos\":"
+        + os.getProcessCpuTime()
+        + ",\"heapUsed\":"
+        + heap.getUsed()
+        + ",\"heapCommitted\":"
+        + heap.getCommitted()
+        + ",\"gcFreedBytes\":"
+        + GC_FREED.get()
+        + ",\"gcCount\":"
+        + GC_COUNT.get()
+        + ",\"gcPauseMillis\":"
+        + GC_PAUSE_MILLIS.get()
+        + ",\"jitMillis\":"
+        + jitMillis()
+        + ",\"heapAfterGc\":"
+        + heapAfterGc
+        + ",\"javaVersion\":\""
+        + System.getProperty("java.version")
+        + "\"}";
+  }
+}

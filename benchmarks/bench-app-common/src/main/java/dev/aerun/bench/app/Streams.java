@@ -1,0 +1,134 @@
+package dev.aerun.bench.app;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * The benchmark app's I/O, written so that the app allocates nothing per request: every copy goes
+ * through one buffer per thread, every generated body comes from one shared array. What a request
+ * allocates is then the server's own doing.
+ */
+public final class Streams {
+  /** The size of the per-thread copy buffer. */
+  public static final int BUFFER_SIZE = 16 * 1024;
+
+  private static final ThreadLocal<byte[]> BUFFER =
+      ThreadLocal.withInitial(() -> new byte[BUFFER_SIZE]);
+
+  /** What generated bodies are made of, written as many times as needed. */
+  private static final byte[] PATTERN = pattern(64 * 1024);
+
+  private Streams() {}
+
+  /**
+   * Copies {@code in} to {@code out}. With {@code measureHeap}, once half of {@code length} bytes
+   * went through (or at the end if the length is unknown), runs {@link
+   * ProcessStats#measureHeapAfterGc()}: the heap then holds whatever the server keeps of this
+   * request and of its response while the app is in the middle of it.
+   *
+   * @return the number of bytes copied
+   */
+  public static long echo(InputStream in, OutputStream out, long length, boolean measureHeap)
+      throws IOException {
+    byte[] buffer = BUFFER.get();
+    long half = length > 0 ? length / 2 : Long.MAX_VALUE;
+    boolean measured = !measureHeap;
+    long copied = 0;
+    int n;
+    while ((n = in.read(buffer)) != -1) {
+      out.write(buffer, 0, n);
+      copied += n;
+      if (!measured && copied >= half) {
+        ProcessStats.measureHeapAfterGc();
+        measured = true;
+      }
+    }
+    if (!measured) {
+      ProcessStats.measureHeapAfterGc();
+    }
+    return copied;
+  }
+
+  /** Reads {@code in} to its end, keeping nothing. */
+  public static long drain(InputStream in) throws IOException {
+    byte[] buffer = BUFFER.get();
+    long read = 0;
+    int n;
+    while ((n = in.read(buffer)) != -1) {
+      read += n;
+    }
+    return read;
+  }
+
+  /** Writes {@code size} bytes of a fixed pattern. */
+  public static void write(OutputStream out, long size) throws IOException {
+    long left = size;
+    while (left > 0) {
+      int n = (int) Math.min(left, PATTERN.length);
+      out.write(PATTERN, 0, n);
+      left -= n;
+    }
+  }
+
+  /**
+   * The value of {@code name=} in a raw query string as a non-negative number, or {@code fallback};
+   * parsed in place, without allocating.
+   */
+  public static long longParameter(String query, String name, long fallback) {
+    if (query == null) {
+      return fallback;
+    }
+    int at = 0;
+    while (at < query.length()) {
+      int end = query.indexOf('&', at);
+      if (end < 0) {
+        end = query.length();
+      }
+      if (query.startsWith(name, at)
+          && at + name.length() < end
+          && query.charAt(at + name.length()) == '=') {
+        long value = 0;
+        int digits = 0;
+        for (int i = at + name.length() + 1; i < end; i++) {
+          char c = query.charAt(i);
+          if (c < '0' || c > '9' || value > Long.MAX_VALUE / 10 - 10) {
+            return fallback;
+          }
+          value = value * 10 + (c - '0');
+          digits++;
+        }
+        return digits == 0 ? fallback : value;
+      }
+      at = end + 1;
+    }
+    return fallback;
+  }
+
+  /** Whether the raw query string has the bare flag {@code name} (e.g. {@code heap}). */
+  public static boolean hasFlag(String query, String name) {
+    if (query == null) {
+      return false;
+    }
+    int at = 0;
+    while (at <= query.length()) {
+      int end = query.indexOf('&', at);
+      if (end < 0) {
+        end = query.length();
+      }
+      if (end - at == name.length() && query.startsWith(name, at)) {
+        return true;
+      }
+      at = end + 1;
+    }
+    return false;
+  }
+
+  private static byte[] pattern(int size) {
+    byte[] bytes = new byte[size];
+    for (int i = 0; i < size; i++) {
+      bytes[i] = (byte) ('a' + i % 26);
+    }
+    return bytes;
+  }
+}

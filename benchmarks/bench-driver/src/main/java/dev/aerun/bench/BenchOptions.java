@@ -1,0 +1,192 @@
+package dev.aerun.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The driver's command line, read once.
+ *
+ * @param profile how long and hard to run
+ * @param out the results folder
+ * @param peers the servers, in the order they run
+ * @param scenarios which scenarios run
+ * @param echoSizes the echo sizes in bytes
+ * @param ees the EE versions: EE10 runs every scenario, EE8 the memory (echo) scenario only
+ * @param java the server JVMs' {@code java}
+ * @param jvmFlags the server JVMs' flags, the same for every peer
+ * @param p99BoundMillis the capacity scenario's latency bound
+ * @param jfr whether to record a JFR profile of each EE10 peer under the CPU scenario's load
+ * @param repo the repository whose build output is run
+ */
+record BenchOptions(
+    Profile profile,
+    Path out,
+    List<Peer> peers,
+    List<Scenario> scenarios,
+    List<Long> echoSizes,
+    List<String> ees,
+    Path java,
+    List<String> jvmFlags,
+    double p99BoundMillis,
+    boolean jfr,
+    Path repo) {
+
+  static final List<String> DEFAULT_JVM_FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
+
+  static final String USAGE =
+      """
+      usage: java -jar benchmarks/bench-driver/target/bench-driver.jar [options]
+
+        --quick                 the short profile (under two minutes); default: the full profile
+        --out DIR               results folder (default: results/<date>-<profile>)
+        --peers LIST            bare,http,legacy,legacy-tcp (default: all, in that order)
+        --scenarios LIST        echo,cpu,latency,capacity,coldstart (default: all)
+        --echo-sizes LIST       32k,1m,30m (default)
+        --ee LIST               ee10,ee8 (default); EE8 runs the echo scenario only
+        --java PATH             java of the server JVMs (default: the driver's own)
+        --jvm-flags "FLAGS"     server JVM flags, the same for every peer
+                                (default: -Xms1g -Xmx1g -XX:+UseG1GC)
+        --p99-bound-ms N        capacity: the highest rate whose p99 stays under N ms (default 10)
+        --jfr                   also record a JFR profile of each EE10 peer under the CPU
+                                scenario's load, summarised into profiles/*.txt (adds
+                                -XX:FlightRecorderOptions:stackdepth=512 to every peer)
+        --repo DIR              the built repository (default: found from the driver's jar)
+        -h, --help              this text
+
+      or: java -jar bench-driver.jar --jfr-summary FILE.jfr
+        prints the top allocating and running frames of any JFR recording
+      """;
+
+  /** Thrown for a wrong command line; the message is for the user. */
+  static final class UsageException extends Exception {
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  static BenchOptions parse(String[] args, Path defaultRepo) throws UsageException {
+    Profile profile = Profile.full();
+    Path out = null;
+    List<Peer> peers = List.of(Peer.values());
+    List<Scenario> scenarios = List.of(Scenario.values());
+    List<Long> echoSizes = List.of(32L * 1024, 1024L * 1024, 30L * 1024 * 1024);
+    List<String> ees = List.of("ee10", "ee8");
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> jvmFlags = DEFAULT_JVM_FLAGS;
+    double p99Bound = 10;
+    boolean jfr = false;
+    Path repo = defaultRepo;
+    try {
+      for (int i = 0; i < args.length; i++) {
+        String arg = args[i];
+        switch (arg) {
+          case "--quick" -> profile = Profile.quick();
+          case "--full" -> profile = Profile.full();
+          case "--out" -> out = Path.of(value(args, ++i, arg));
+          case "--peers" -> peers = list(value(args, ++i, arg)).stream().map(Peer::byId).toList();
+          case "--scenarios" ->
+              scenarios = list(value(args, ++i, arg)).stream().map(Scenario::byId).toList();
+          case "--echo-sizes" ->
+              echoSizes = list(value(args, ++i, arg)).stream().map(BenchOptions::size).toList();
+          case "--ee" -> {
+            ees = list(value(args, ++i, arg));
+            for (String ee : ees) {
+              if (!ee.equals("ee10") && !ee.equals("ee8")) {
+                throw new UsageException("--ee: expected ee10 or ee8, got '" + ee + "'");
+              }
+            }
+          }
+          case "--java" -> java = Path.of(value(args, ++i, arg));
+          case "--jvm-flags" ->
+              jvmFlags =
+                  Arrays.stream(value(args, ++i, arg).trim().split("\\s+"))
+                      .filter(s -> !s.isEmpty())
+                      .toList();
+          case "--p99-bound-ms" -> p99Bound = Double.parseDouble(value(args, ++i, arg));
+          case "--jfr" -> jfr = true;
+          case "--repo" -> repo = Path.of(value(args, ++i, arg));
+          default -> throw new UsageException("unknown option '" + arg + "'");
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    if (peers.isEmpty() || scenarios.isEmpty() || ees.isEmpty() || echoSizes.isEmpty()) {
+      throw new UsageException("--peers, --scenarios, --ee and --echo-sizes must not be empty");
+    }
+    if (repo == null || !Files.isDirectory(repo)) {
+      throw new UsageException("cannot find the built repository: give --repo DIR");
+    }
+    if (jfr) {
+      // Deep enough for Jetty's stacks, so that a sample reaches the handlers below the
+      // allocation; given to every peer, so that the flags stay the same for all.
+      jvmFlags = new ArrayList<>(jvmFlags);
+      jvmFlags.add("-XX:FlightRecorderOptions:stackdepth=512");
+      jvmFlags = List.copyOf(jvmFlags);
+    }
+    if (out == null) {
+      String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+      out = Path.of("results", stamp + "-" + profile.name());
+    }
+    return new BenchOptions(
+        profile,
+        out.toAbsolutePath().normalize(),
+        peers,
+        scenarios,
+        echoSizes,
+        ees,
+        java,
+        jvmFlags,
+        p99Bound,
+        jfr,
+        repo);
+  }
+
+  boolean runs(Scenario scenario) {
+    return scenarios.contains(scenario);
+  }
+
+  private static String value(String[] args, int i, String option) throws UsageException {
+    if (i >= args.length) {
+      throw new UsageException(option + " needs a value");
+    }
+    return args[i];
+  }
+
+  private static List<String> list(String value) {
+    List<String> items = new ArrayList<>();
+    for (String item : value.split(",")) {
+      if (!item.isBlank()) {
+        items.add(item.trim().toLowerCase(Locale.ROOT));
+      }
+    }
+    return items;
+  }
+
+  /** {@code 32k}, {@code 1m}, {@code 30m} or a number of bytes. */
+  static long size(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    long unit = 1;
+    if (t.endsWith("k")) {
+      unit = 1024;
+    } else if (t.endsWith("m")) {
+      unit = 1024 * 1024;
+    }
+    String digits = unit == 1 ? t : t.substring(0, t.length() - 1);
+    try {
+      long value = Long.parseLong(digits) * unit;
+      if (value <= 0 || value > 32L * 1024 * 1024) {
+        throw new IllegalArgumentException("echo size out of range (1 byte to 32m): " + text);
+      }
+      return value;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a size: '" + text + "' (e.g. 32k, 1m, 30m)");
+    }
+  }
+}

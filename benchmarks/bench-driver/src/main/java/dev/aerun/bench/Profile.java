@@ -1,0 +1,99 @@
+package dev.aerun.bench;
+
+import java.time.Duration;
+
+/**
+ * How long and how hard each scenario runs. {@link #quick()} checks that everything works and gives
+ * rough figures in under two minutes; {@link #full()} gives figures worth comparing.
+ *
+ * @param echoWarmup requests before the measured ones, per size (32 KiB, 1 MiB, 30 MiB)
+ * @param echoRequests measured requests per size
+ * @param heapSamples echo requests that measure the heap after GC, per size
+ * @param cpuRate requests per second of the CPU scenario (1 KiB in, 32 KiB out)
+ * @param latencyRate5k requests per second of the 5 KiB latency scenario
+ * @param latencyRate1m requests per second of the 1 MiB latency scenario
+ * @param warmup the unrecorded lead-in of every fixed-rate run
+ * @param measure the recorded part of the CPU and latency runs
+ * @param idle how long the server is left idle to measure its CPU at rest
+ * @param capacityStart the first rate the capacity search tries
+ * @param capacityFactor how much each capacity step raises the rate
+ * @param capacityWarmup the unrecorded lead-in of each capacity step
+ * @param capacityStep how long each capacity step is recorded
+ * @param capacityMaxSteps the most rates the capacity search tries before bisecting
+ * @param capacityRefinements bisection steps once a rate failed
+ * @param coldStarts cold starts per peer (the first comes with the peer's main run)
+ */
+record Profile(
+    String name,
+    int[] echoWarmup,
+    int[] echoRequests,
+    int heapSamples,
+    int cpuRate,
+    int latencyRate5k,
+    int latencyRate1m,
+    Duration warmup,
+    Duration measure,
+    Duration idle,
+    int capacityStart,
+    double capacityFactor,
+    Duration capacityWarmup,
+    Duration capacityStep,
+    int capacityMaxSteps,
+    int capacityRefinements,
+    int coldStarts) {
+
+  static Profile quick() {
+    return new Profile(
+        "quick",
+        new int[] {100, 20, 2},
+        new int[] {300, 30, 3},
+        1,
+        200,
+        500,
+        50,
+        Duration.ofMillis(500),
+        Duration.ofMillis(1500),
+        Duration.ofMillis(500),
+        2000,
+        2.0,
+        Duration.ofMillis(300),
+        Duration.ofSeconds(1),
+        3,
+        0,
+        1);
+  }
+
+  /** The warm-up and measured request counts for an echo of {@code size} bytes. */
+  int echoWarmup(long size) {
+    return echoWarmup[sizeClass(size)];
+  }
+
+  int echoRequests(long size) {
+    return echoRequests[sizeClass(size)];
+  }
+
+  private static int sizeClass(long size) {
+    return size <= 256 * 1024 ? 0 : size <= 4 * 1024 * 1024 ? 1 : 2;
+  }
+
+  static Profile full() {
+    return new Profile(
+        "full",
+        new int[] {3000, 300, 10},
+        new int[] {5000, 500, 30},
+        5,
+        500,
+        1000,
+        100,
+        Duration.ofSeconds(10),
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(5),
+        2000,
+        1.5,
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(5),
+        12,
+        3,
+        5);
+  }
+}

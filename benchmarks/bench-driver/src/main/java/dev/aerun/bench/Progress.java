@@ -1,0 +1,44 @@
+package dev.aerun.bench;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * The progress display: one line per step, with the time elapsed, the step's number out of the
+ * run's total and, when the step ends, its headline figure.
+ */
+final class Progress {
+  private final PrintStream out;
+  private final long startNanos = System.nanoTime();
+  private final int total;
+  private int done;
+
+  Progress(PrintStream out, int total) {
+    this.out = out;
+    this.total = total;
+  }
+
+  /** A step begins. */
+  void begin(String what) {
+    out.printf(Locale.ROOT, "[%s] %3d/%d  %-52s", elapsed(), done + 1, total, what);
+    out.flush();
+  }
+
+  /** The step begun last ends with {@code figure}. */
+  void end(String figure) {
+    done++;
+    out.println(figure);
+    out.flush();
+  }
+
+  /** A line of its own, outside any step. */
+  void note(String text) {
+    out.printf(Locale.ROOT, "[%s] %s%n", elapsed(), text);
+    out.flush();
+  }
+
+  private String elapsed() {
+    long seconds = (System.nanoTime() - startNanos) / 1_000_000_000L;
+    return String.format(Locale.ROOT, "%02d:%02d", seconds / 60, seconds % 60);
+  }
+}

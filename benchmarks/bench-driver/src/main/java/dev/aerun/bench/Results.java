@@ -1,0 +1,189 @@
+package dev.aerun.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Everything one run measured, as written to {@code results.json}. Sizes are bytes, times are the
+ * unit their name says, rates are requests per second.
+ */
+final class Results {
+  Meta meta;
+  final List<PeerInfo> peers = new ArrayList<>();
+  final List<EchoRow> echo = new ArrayList<>();
+  final List<CpuRow> cpu = new ArrayList<>();
+  final List<LatencyRow> latency = new ArrayList<>();
+  final List<CapacityRow> capacity = new ArrayList<>();
+  final List<ColdStartRow> coldStart = new ArrayList<>();
+  final List<ProcessRow> processes = new ArrayList<>();
+  final List<TargetRow> targets = new ArrayList<>();
+  final List<Failure> failures = new ArrayList<>();
+
+  // Public getters for Jackson, in the order the file lists them.
+  public Meta getMeta() {
+    return meta;
+  }
+
+  public List<PeerInfo> getPeers() {
+    return peers;
+  }
+
+  public List<EchoRow> getEcho() {
+    return echo;
+  }
+
+  public List<CpuRow> getCpu() {
+    return cpu;
+  }
+
+  public List<LatencyRow> getLatency() {
+    return latency;
+  }
+
+  public List<CapacityRow> getCapacity() {
+    return capacity;
+  }
+
+  public List<ColdStartRow> getColdStart() {
+    return coldStart;
+  }
+
+  public List<ProcessRow> getProcesses() {
+    return processes;
+  }
+
+  public List<TargetRow> getTargets() {
+    return targets;
+  }
+
+  public List<Failure> getFailures() {
+    return failures;
+  }
+
+  /**
+   * The run: what, where, how. The load averages (one minute, before and after the run) tell
+   * whether something else used the machine meanwhile.
+   */
+  record Meta(
+      String profile,
+      String startedAt,
+      double durationSeconds,
+      String command,
+      int cores,
+      long memoryBytes,
+      String os,
+      String serverJava,
+      String serverJavaVersion,
+      String jettyVersion,
+      List<String> jvmFlags,
+      String driverJavaVersion,
+      List<String> scenarios,
+      List<String> ees,
+      double loadAverageBefore,
+      double loadAverageAfter) {}
+
+  /** A peer as the report names it. */
+  record PeerInfo(String id, String label) {}
+
+  /**
+   * One echo size on one peer.
+   *
+   * @param allocatedBytesPerRequest the whole server process, every live thread
+   * @param gcAllocatedBytesPerRequest the garbage collectors' cross-check (coarse)
+   * @param statsOverheadBytes what one stats request allocates, taken off the figure
+   * @param heapAfterGcBytes median heap in use after a full GC halfway through an echo
+   * @param heapAtRestBytes heap in use after a full GC at the end of an empty echo sent after the
+   *     others: the process's own live data; {@code heapAfterGcBytes} less this is what the server
+   *     holds for the request
+   */
+  record EchoRow(
+      String ee,
+      String peer,
+      long size,
+      int requests,
+      double allocatedBytesPerRequest,
+      double gcAllocatedBytesPerRequest,
+      double statsOverheadBytes,
+      long heapAfterGcBytes,
+      long heapAtRestBytes,
+      List<Long> heapAfterGcSamples,
+      double cpuMicrosPerRequest,
+      double medianMillis) {}
+
+  /**
+   * The CPU scenario (1 KiB request, 32 KiB response at a fixed rate) on one peer.
+   *
+   * @param cpuMicrosPerRequestNetOfJit the same without the JIT compilers' time: the steady-state
+   *     cost, which the targets use
+   * @param jitMillis time the JIT compilers spent during the window: large means the server was
+   *     still warming up, and its gross CPU figure is high for that reason
+   * @param gcPauseMillis collection pauses during the window
+   */
+  record CpuRow(
+      String peer,
+      double targetRate,
+      double achievedRate,
+      long requests,
+      long errors,
+      double cpuMicrosPerRequest,
+      double cpuMicrosPerRequestNetOfJit,
+      double idleCpuMillisPerSecond,
+      double cpuMicrosPerRequestNetOfIdle,
+      double allocatedBytesPerRequest,
+      long jitMillis,
+      long gcPauseMillis) {}
+
+  /** Latency percentiles in milliseconds, corrected for coordinated omission. */
+  record Percentiles(double p50, double p90, double p99, double p999, double max) {
+    static Percentiles of(Histogram h) {
+      return new Percentiles(
+          ms(h.getValueAtPercentile(50)),
+          ms(h.getValueAtPercentile(90)),
+          ms(h.getValueAtPercentile(99)),
+          ms(h.getValueAtPercentile(99.9)),
+          ms(h.getMaxValue()));
+    }
+
+    private static double ms(long micros) {
+      return micros / 1000.0;
+    }
+  }
+
+  /** A fixed-rate latency run on one peer. */
+  record LatencyRow(
+      String peer,
+      long responseSize,
+      double targetRate,
+      double achievedRate,
+      long sent,
+      long ok,
+      long errors,
+      Percentiles latencyMillis,
+      long maxSendLagMicros) {}
+
+  /** One rate the capacity search tried. */
+  record CapacityStep(
+      double targetRate, double achievedRate, double p99Millis, long errors, boolean passed) {}
+
+  /** The highest rate of small responses with p99 under the bound, and how it was found. */
+  record CapacityRow(
+      String peer, double capacityRate, double p99BoundMillis, List<CapacityStep> steps) {}
+
+  /** Process start to the first 200, and the resident set size right after it. */
+  record ColdStartRow(
+      String peer,
+      List<Double> startMillis,
+      double medianStartMillis,
+      List<Long> rssBytes,
+      long medianRssBytes) {}
+
+  /** One peer's server process over its whole run. */
+  record ProcessRow(String peer, String ee, long peakRssBytes, int threads, String log) {}
+
+  /** A target of the issue and whether this run met it. */
+  record TargetRow(String target, String figure, String verdict) {}
+
+  /** Something that could not be measured, and why. */
+  record Failure(String peer, String ee, String scenario, String message) {}
+}

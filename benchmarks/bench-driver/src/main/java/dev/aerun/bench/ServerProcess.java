@@ -1,0 +1,308 @@
+package dev.aerun.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One peer's server JVM. Its output goes to a file (never a pipe this JVM would have to drain), its
+ * port is read back from its start line ({@code … at http://HOST:PORT/ …}), and it is killed when
+ * closed, or when this JVM exits by any way short of a hard kill (a shutdown hook ends every server
+ * still running).
+ */
+final class ServerProcess implements AutoCloseable {
+  private static final Pattern STARTED = Pattern.compile(" at http://([^/]+):(\\d+)/");
+  private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
+  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  for (Process process : RUNNING) {
+                    process.destroyForcibly();
+                  }
+                },
+                "bench-kill-servers"));
+  }
+
+  private final Peer peer;
+  private final String ee;
+  private final Process process;
+  private final Path log;
+  private final Path temp;
+  private final long startNanos;
+  private int port = -1;
+
+  private ServerProcess(
+      Peer peer, String ee, Process process, Path log, Path temp, long startNanos) {
+    this.peer = peer;
+    this.ee = ee;
+    this.process = process;
+    this.log = log;
+    this.temp = temp;
+    this.startNanos = startNanos;
+  }
+
+  /** What a peer needs to start. */
+  record Layout(Path runtimeJar, Path bareJar, Path appsDir) {
+    static Layout of(Path repo) {
+      return new Layout(
+          repo.resolve("runtime-main/target/runtime-main.jar"),
+          repo.resolve("benchmarks/bare-jetty/target/bare-jetty.jar"),
+          repo.resolve("benchmarks/bench-driver/target/apps"));
+    }
+
+    Path war(String ee) {
+      return appsDir.resolve("bench-app-" + ee + ".war");
+    }
+
+    /** Fails naming what is missing: the driver runs the reactor's build output. */
+    void check(List<String> ees) {
+      List<Path> needed = new ArrayList<>(List.of(runtimeJar, bareJar));
+      ees.forEach(ee -> needed.add(war(ee)));
+      for (Path path : needed) {
+        if (!Files.isRegularFile(path)) {
+          throw new IllegalStateException(
+              path + " is missing: build first (mvn -B -q package -DskipTests)");
+        }
+      }
+    }
+  }
+
+  /** Starts {@code peer} serving the {@code ee} app on a free port of 127.0.0.1. */
+  static ServerProcess start(
+      Peer peer,
+      String ee,
+      Layout layout,
+      Path java,
+      List<String> jvmFlags,
+      Path workDir,
+      String name)
+      throws IOException {
+    Path temp = Files.createDirectories(workDir.resolve(name + "-tmp"));
+    Path log = workDir.resolve(name + ".log");
+    List<String> command = new ArrayList<>();
+    command.add(java.toString());
+    command.addAll(jvmFlags);
+    command.add("-jar");
+    if (peer == Peer.BARE) {
+      command.add(layout.bareJar().toString());
+      command.addAll(List.of("--ee", ee));
+    } else {
+      command.add(layout.runtimeJar().toString());
+      command.addAll(peer.runtimeOptions);
+    }
+    command.addAll(List.of("--port", "0", "--address", "127.0.0.1", "--temp-dir", temp.toString()));
+    command.add(layout.war(ee).toString());
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
+    // The platform's variables would change what the runtime does; the peers run off-platform.
+    builder
+        .environment()
+        .keySet()
+        .removeIf(
+            k ->
+                k.startsWith("GAE_")
+                    || k.startsWith("AERUN_")
+                    || k.equals("PORT")
+                    || k.equals("GOOGLE_CLOUD_PROJECT")
+                    || k.equals("JAVA_TOOL_OPTIONS")
+                    || k.equals("JDK_JAVA_OPTIONS"));
+    long startNanos = System.nanoTime();
+    Process process = builder.start();
+    RUNNING.add(process);
+    return new ServerProcess(peer, ee, process, log, temp, startNanos);
+  }
+
+  private static java.io.File nullDevice() {
+    return new java.io.File(
+        System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+  }
+
+  /** The port, once the start line is out; fails if the server exits or takes too long. */
+  int awaitPort() {
+    if (port > 0) {
+      return port;
+    }
+    long deadline = startNanos + START_TIMEOUT_NANOS;
+    while (System.nanoTime() < deadline) {
+      Matcher m = STARTED.matcher(output());
+      if (m.find()) {
+        port = Integer.parseInt(m.group(2));
+        return port;
+      }
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            peer.label + " exited (" + process.exitValue() + ") before serving:\n" + tail(40));
+      }
+      sleepMillis(2);
+    }
+    throw new IllegalStateException(peer.label + " did not start in time:\n" + tail(40));
+  }
+
+  /**
+   * Waits for the first {@code 200} to {@code GET path} on a new connection, polling from the start
+   * line on, and returns the nanoseconds from the process's start to that answer.
+   */
+  long awaitFirstOk(String path) throws IOException {
+    int p = awaitPort();
+    long deadline = startNanos + START_TIMEOUT_NANOS;
+    while (System.nanoTime() < deadline) {
+      try {
+        if (rawGetStatus(p, path) == 200) {
+          return System.nanoTime() - startNanos;
+        }
+      } catch (ConnectException notYet) {
+        // The start line can come just before the port accepts.
+      }
+      if (!process.isAlive()) {
+        throw new IllegalStateException(peer.label + " exited:\n" + tail(40));
+      }
+      sleepMillis(2);
+    }
+    throw new IllegalStateException(peer.label + " never answered 200 on " + path);
+  }
+
+  /** One HTTP/1.1 GET on its own connection; the status code. */
+  private static int rawGetStatus(int port, String path) throws IOException {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+      socket.setSoTimeout(30_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      byte[] head = new byte[12];
+      int read = 0;
+      while (read < head.length) {
+        int n = in.read(head, read, head.length - read);
+        if (n < 0) {
+          return -1;
+        }
+        read += n;
+      }
+      in.transferTo(OutputStream.nullOutputStream());
+      String statusLine = new String(head, StandardCharsets.US_ASCII);
+      return Integer.parseInt(statusLine.substring(9, 12));
+    }
+  }
+
+  Peer peer() {
+    return peer;
+  }
+
+  String ee() {
+    return ee;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** Resident set size now, in bytes, or -1 where /proc is not there. */
+  long rssBytes() {
+    return procStatusKib("VmRSS:") * 1024;
+  }
+
+  /** The largest resident set size so far, in bytes, or -1. */
+  long peakRssBytes() {
+    return procStatusKib("VmHWM:") * 1024;
+  }
+
+  private long procStatusKib(String field) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status"))) {
+        if (line.startsWith(field)) {
+          return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Not Linux, or the process is gone.
+    }
+    return -1;
+  }
+
+  /** Everything the server printed so far. */
+  String output() {
+    try {
+      return Files.readString(log, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  /** The last {@code lines} lines the server printed. */
+  String tail(int lines) {
+    String[] all = output().split("\n");
+    int from = Math.max(0, all.length - lines);
+    return String.join("\n", java.util.Arrays.copyOfRange(all, from, all.length));
+  }
+
+  Path log() {
+    return log;
+  }
+
+  /** Stops the server: SIGTERM, then a kill if it has not exited after 10 s. */
+  @Override
+  public void close() {
+    try {
+      if (process.isAlive()) {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          process.waitFor(10, TimeUnit.SECONDS);
+        }
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    } finally {
+      RUNNING.remove(process);
+      if (!process.isAlive()) {
+        deleteTree(temp);
+      }
+    }
+  }
+
+  /** Deletes what the server unpacked. */
+  private static void deleteTree(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | RuntimeException ignored) {
+      // Left behind in the logs folder; harmless.
+    }
+  }
+
+  static void sleepMillis(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}

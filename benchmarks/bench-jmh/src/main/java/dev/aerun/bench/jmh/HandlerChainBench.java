@@ -1,0 +1,140 @@
+package dev.aerun.bench.jmh;
+
+import dev.aerun.httpconnector.HttpConnectorServer;
+import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.logging.AccessLog;
+import dev.aerun.runtime.logging.CloudJsonHandler;
+import dev.aerun.runtime.server.PublicServers;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Logger;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.LocalConnector;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A keep-alive {@code GET} through a whole server in memory ({@link LocalConnector}: no sockets),
+ * to a core handler that answers 5 bytes and allocates nothing: Jetty alone ({@code bare}) against
+ * HttpConnector mode's request path ({@code httpConnector}: health and draining, the request
+ * contract, the trace, the size limits, the request log). The difference is what the runtime's
+ * request path costs per request; {@code -prof gc} shows it in bytes ({@code gc.alloc.rate.norm}).
+ * The time per operation includes {@link LocalConnector}'s hand-over to a pool thread and its wait
+ * for the response, so it is only good for comparing the two chains with each other.
+ *
+ * <p>{@code requestLog=json} logs each request as the runtime does off a terminal (Cloud Logging
+ * JSON, here written to nowhere); {@code off} turns the {@value AccessLog#LOGGER_NAME} logger off,
+ * to tell the log line's cost from the handlers'.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class HandlerChainBench {
+  private static final byte[] HELLO = "hello".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] REQUEST =
+      ("GET /hello?name=bench HTTP/1.1\r\n"
+              + "Host: 127.0.0.1\r\n"
+              + "User-Agent: aerun-bench\r\n"
+              + "Accept: */*\r\n"
+              + "\r\n")
+          .getBytes(StandardCharsets.US_ASCII);
+
+  @Param({"bare", "httpConnector"})
+  public String chain;
+
+  @Param({"json", "off"})
+  public String requestLog;
+
+  /** Held, so that the level set on it stays: java.util.logging keeps loggers weakly. */
+  private static final Logger REQUEST_LOG = Logger.getLogger(AccessLog.LOGGER_NAME);
+
+  private Server server;
+  private HttpConnectorServer runtime;
+  private LocalConnector.LocalEndPoint endpoint;
+
+  /** The app: 200 and five bytes, nothing allocated. */
+  static final class Hello extends org.eclipse.jetty.server.Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      response.setStatus(200);
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
+      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, HELLO.length);
+      response.write(true, ByteBuffer.wrap(HELLO), callback);
+      return true;
+    }
+  }
+
+  @Setup(Level.Trial)
+  public void start() throws Exception {
+    configureLogging(requestLog.equals("json"));
+    if (chain.equals("bare")) {
+      server = new Server();
+      server.setHandler(new Hello());
+      server.start();
+    } else {
+      runtime =
+          new HttpConnectorServer(
+              HttpConnectorServer.Spec.defaults(new Hello()).withHost("127.0.0.1").withPort(0));
+      runtime.start();
+      server = runtime.server();
+    }
+    LocalConnector local =
+        new LocalConnector(
+            server,
+            new HttpConnectionFactory(
+                PublicServers.newHttpConfiguration(RequestLimits.defaults())));
+    server.addConnector(local);
+    local.start();
+    endpoint = local.connect();
+  }
+
+  /** Root handler: Cloud Logging JSON to nowhere, as the runtime logs to stdout off a terminal. */
+  private static void configureLogging(boolean requestLogOn) {
+    Logger root = Logger.getLogger("");
+    for (Handler handler : root.getHandlers()) {
+      root.removeHandler(handler);
+    }
+    root.addHandler(new CloudJsonHandler(new PrintStream(OutputStream.nullOutputStream()), null));
+    root.setLevel(java.util.logging.Level.INFO);
+    REQUEST_LOG.setLevel(requestLogOn ? java.util.logging.Level.INFO : java.util.logging.Level.OFF);
+  }
+
+  @Benchmark
+  public ByteBuffer keepAliveGet() throws Exception {
+    endpoint.addInputAndExecute(BufferUtil.toBuffer(REQUEST));
+    ByteBuffer response = endpoint.waitForResponse(false, 10, TimeUnit.SECONDS);
+    if (response == null) {
+      throw new IllegalStateException("no response");
+    }
+    return response;
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() throws Exception {
+    server.stop();
+  }
+}

@@ -1,0 +1,122 @@
+package dev.aerun.rpc.front;
+
+import com.google.protobuf.ByteString;
+import dev.aerun.rpc.proto.UPRequest;
+import dev.aerun.runtime.contract.ContractOptions;
+import dev.aerun.runtime.contract.ContractResult;
+import dev.aerun.runtime.contract.RequestContract;
+import dev.aerun.runtime.env.AppEnvironment;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.LocalConnector;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Legacy mode's front end, request to protobuf: the request contract and {@link UpRequests#build}
+ * on a real Jetty request ({@code upRequest}), against the same server answering without them
+ * ({@code baseline}); the difference is the translation's cost per request. Same package as {@code
+ * UpRequests}, which is package-private.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class FrontTranslationBench {
+  private static final byte[] REQUEST =
+      ("GET /bytes?size=5120 HTTP/1.1\r\n"
+              + "Host: app.example.com\r\n"
+              + "User-Agent: Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/120.0\r\n"
+              + "Accept: */*\r\n"
+              + "Accept-Encoding: gzip, deflate, br\r\n"
+              + "Cookie: session=abc123; theme=dark\r\n"
+              + "X-Cloud-Trace-Context: 4bf92f3577b34da6a3ce929d0e0e4736/12345;o=1\r\n"
+              + "\r\n")
+          .getBytes(StandardCharsets.US_ASCII);
+
+  @Param({"baseline", "upRequest"})
+  public String handler;
+
+  /** Where built messages go, so that the JIT cannot drop the work. */
+  static volatile UPRequest sink;
+
+  private Server server;
+  private LocalConnector.LocalEndPoint endpoint;
+
+  /** Builds the message the front end would send, then answers 200 with no body. */
+  static final class Translate extends Handler.Abstract {
+    private final boolean translate;
+    private final RequestContract contract = new RequestContract(ContractOptions.defaults());
+    private final AppEnvironment environment =
+        new AppEnvironment("s~bench", "v1", "default", "aerun/bench", false);
+
+    Translate(boolean translate) {
+      this.translate = translate;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      if (translate) {
+        ContractResult result =
+            contract.apply(
+                request.getHeaders(),
+                request.getConnectionMetaData().getRemoteSocketAddress()
+                        instanceof InetSocketAddress inet
+                    ? inet
+                    : null,
+                request.isSecure());
+        sink = UpRequests.build(request, result, environment, ByteString.EMPTY, false, 0);
+      }
+      response.setStatus(200);
+      response.getHeaders().put("Content-Length", "0");
+      callback.succeeded();
+      return true;
+    }
+  }
+
+  @Setup(Level.Trial)
+  public void start() throws Exception {
+    server = new Server();
+    server.setHandler(new Translate(handler.equals("upRequest")));
+    LocalConnector local = new LocalConnector(server);
+    server.addConnector(local);
+    server.start();
+    endpoint = local.connect();
+  }
+
+  @Benchmark
+  public ByteBuffer keepAliveGet() throws Exception {
+    endpoint.addInputAndExecute(BufferUtil.toBuffer(REQUEST));
+    ByteBuffer response = endpoint.waitForResponse(false, 10, TimeUnit.SECONDS);
+    if (response == null) {
+      throw new IllegalStateException("no response");
+    }
+    return response;
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() throws Exception {
+    server.stop();
+  }
+}
