@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.RequestLog;
 import org.eclipse.jetty.server.Response;
@@ -66,12 +67,32 @@ public final class AccessLog implements RequestLog {
             trace));
   }
 
+  /** The connection attribute that keeps its peer's {@link #remoteIp}, made once per connection. */
+  private static final String CONNECTION_REMOTE_IP = "dev.aerun.logging.connection_remote_ip";
+
   /**
-   * The request's remote IP as Cloud Logging wants it: without the brackets Jetty puts around an
-   * IPv6 address.
+   * The IP of the connection's peer as Cloud Logging wants it (see {@link #formatRemoteIp}),
+   * formatted once per connection. Only for the connection itself: an app's view of the request (a
+   * {@code X-AppEngine-User-IP} address) changes per request and must use {@link #formatRemoteIp}.
    */
   static String remoteIp(Request request) {
-    SocketAddress remote = request.getConnectionMetaData().getRemoteSocketAddress();
+    ConnectionMetaData connection = request.getConnectionMetaData();
+    if (connection.getAttribute(CONNECTION_REMOTE_IP) instanceof String ip) {
+      return ip;
+    }
+    String ip = formatRemoteIp(connection);
+    if (ip != null) {
+      connection.setAttribute(CONNECTION_REMOTE_IP, ip);
+    }
+    return ip;
+  }
+
+  /**
+   * The remote IP of {@code connection} as Cloud Logging wants it: without the brackets Jetty puts
+   * around an IPv6 address.
+   */
+  static String formatRemoteIp(ConnectionMetaData connection) {
+    SocketAddress remote = connection.getRemoteSocketAddress();
     if (remote instanceof InetSocketAddress inet) {
       InetAddress address = inet.getAddress();
       return address == null ? inet.getHostString() : address.getHostAddress();

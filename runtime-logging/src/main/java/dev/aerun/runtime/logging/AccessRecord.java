@@ -58,7 +58,23 @@ public final class AccessRecord extends LogRecord {
     // Named explicitly: left unset, java.util.logging would walk the stack to guess them.
     setSourceClassName(AccessLog.class.getName());
     setSourceMethodName("log");
-    setMessage(compactLine());
+  }
+
+  /**
+   * The compact line ({@code GET /path?q 200 1234 B 5.2 ms 10.0.0.1 "agent"}), made when first
+   * asked for: the JSON format writes it straight into its line instead ({@link
+   * #appendCompactLine}).
+   */
+  @Override
+  public String getMessage() {
+    String message = super.getMessage();
+    if (message == null) {
+      StringBuilder line = new StringBuilder(96);
+      appendCompactLine(line);
+      message = line.toString();
+      setMessage(message);
+    }
+    return message;
   }
 
   /** Server errors are errors and client errors warnings, as on the platform's request logs. */
@@ -69,9 +85,8 @@ public final class AccessRecord extends LogRecord {
     return status >= 400 ? Level.WARNING : Level.INFO;
   }
 
-  /** {@code GET /path?q 200 1234 B 5.2 ms 10.0.0.1 "agent"}. */
-  private String compactLine() {
-    StringBuilder line = new StringBuilder(96);
+  /** Appends {@code GET /path?q 200 1234 B 5.2 ms 10.0.0.1 "agent"}. */
+  void appendCompactLine(StringBuilder line) {
     line.append(method).append(' ').append(pathQuery).append(' ').append(status);
     line.append(' ').append(responseBytes).append(" B ");
     long tenths = latencyNanos / 100_000;
@@ -82,7 +97,6 @@ public final class AccessRecord extends LogRecord {
     if (userAgent != null) {
       line.append(" \"").append(userAgent).append('"');
     }
-    return line.toString();
   }
 
   public String method() {

@@ -35,11 +35,75 @@ import java.util.logging.LogRecord;
 public final class CloudJsonHandler extends Handler {
   private static final String HTTP_REQUEST_FIELD = "\"httpRequest\":{";
 
+  /** Each thread's buffers for request-log lines, reused from one request to the next. */
+  private static final ThreadLocal<LineBuffer> LINE = ThreadLocal.withInitial(LineBuffer::new);
+
+  /** A line longer than this (a huge URL) does not keep its buffers for the next one. */
+  private static final int MAX_KEPT_LINE = 16 * 1024;
+
+  private static final String LINE_SEPARATOR = System.lineSeparator();
+
+  /** A line's characters, and the same line in UTF-8. */
+  private static final class LineBuffer {
+    final StringBuilder chars = new StringBuilder(512);
+    byte[] bytes = new byte[1024];
+
+    /** {@link #chars} in UTF-8 into {@link #bytes}; returns the length. */
+    int encode() {
+      int length = chars.length();
+      if (bytes.length < length * 3) {
+        bytes = new byte[length * 3];
+      }
+      int n = 0;
+      for (int i = 0; i < length; i++) {
+        char c = chars.charAt(i);
+        if (c < 0x80) {
+          bytes[n++] = (byte) c;
+        } else if (c < 0x800) {
+          bytes[n++] = (byte) (0xC0 | c >> 6);
+          bytes[n++] = (byte) (0x80 | c & 0x3F);
+        } else if (Character.isHighSurrogate(c)
+            && i + 1 < length
+            && Character.isLowSurrogate(chars.charAt(i + 1))) {
+          int cp = Character.toCodePoint(c, chars.charAt(++i));
+          bytes[n++] = (byte) (0xF0 | cp >> 18);
+          bytes[n++] = (byte) (0x80 | cp >> 12 & 0x3F);
+          bytes[n++] = (byte) (0x80 | cp >> 6 & 0x3F);
+          bytes[n++] = (byte) (0x80 | cp & 0x3F);
+        } else if (Character.isSurrogate(c)) {
+          bytes[n++] = '?'; // a lone surrogate, as the JDK's encoder replaces it
+        } else {
+          bytes[n++] = (byte) (0xE0 | c >> 12);
+          bytes[n++] = (byte) (0x80 | c >> 6 & 0x3F);
+          bytes[n++] = (byte) (0x80 | c & 0x3F);
+        }
+      }
+      return n;
+    }
+  }
+
+  /**
+   * The request-log line, written as bytes from reused buffers: no {@code String}, no encoder (see
+   * {@link AccessJson}). One {@code write} of the whole line keeps it whole.
+   */
+  private void writeAccessLine(AccessRecord access) {
+    LineBuffer line = LINE.get();
+    line.chars.setLength(0);
+    AccessJson.append(line.chars, access, projectId);
+    line.chars.append(LINE_SEPARATOR);
+    int length = line.encode(); // may replace line.bytes with a larger array
+    out.write(line.bytes, 0, length);
+    if (line.chars.capacity() > MAX_KEPT_LINE) {
+      LINE.remove();
+    }
+  }
+
   private final PrintStream out;
   private final String projectId;
 
   /**
-   * @param out where lines go (stdout in production); one {@code println} per record
+   * @param out where lines go (stdout in production, buffered: see {@link RuntimeLogs}); one {@code
+   *     println} per record
    * @param projectId the Google Cloud project the trace ids belong to, or null when unknown (the
    *     trace is then written as the bare trace id)
    */
@@ -54,6 +118,14 @@ public final class CloudJsonHandler extends Handler {
     if (!isLoggable(record)) {
       return;
     }
+    if (record instanceof AccessRecord access) {
+      try {
+        writeAccessLine(access);
+      } catch (RuntimeException e) {
+        reportError("cannot write a request-log line", e, ErrorManager.WRITE_FAILURE);
+      }
+      return;
+    }
     String line;
     try {
       line = format(record, RequestTrace.current());
@@ -62,10 +134,26 @@ public final class CloudJsonHandler extends Handler {
       return;
     }
     out.println(line);
+    if (RuntimeLogs.flushesAtOnce(record)) {
+      out.flush();
+    }
   }
 
   /** The JSON line for {@code record}; {@code threadTrace} is the publishing thread's trace. */
   String format(LogRecord record, TraceContext threadTrace) {
+    if (record instanceof AccessRecord access) {
+      StringBuilder line = new StringBuilder(512);
+      AccessJson.append(line, access, projectId);
+      return line.toString();
+    }
+    return formatWithLibrary(record, threadTrace);
+  }
+
+  /**
+   * The line as the library writes it: for every record but {@link AccessRecord}s (see {@link
+   * AccessJson}), which tests compare with this.
+   */
+  String formatWithLibrary(LogRecord record, TraceContext threadTrace) {
     LogEntry.Builder entry;
     TraceContext trace;
     long latencyNanos = -1;

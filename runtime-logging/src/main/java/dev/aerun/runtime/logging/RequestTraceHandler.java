@@ -51,7 +51,9 @@ public class RequestTraceHandler extends Handler.Wrapper {
       // the request log only after handle() returned, so it always does.
       Request original = Request.unWrap(request);
       if (original.getConnectionMetaData() != request.getConnectionMetaData()) {
-        request.setAttribute(AccessLog.REMOTE_ADDRESS_ATTRIBUTE, AccessLog.remoteIp(request));
+        request.setAttribute(
+            AccessLog.REMOTE_ADDRESS_ATTRIBUTE,
+            AccessLog.formatRemoteIp(request.getConnectionMetaData()));
       }
     }
   }

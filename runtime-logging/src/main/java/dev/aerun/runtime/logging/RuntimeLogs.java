@@ -9,6 +9,8 @@ import java.time.ZoneId;
 import java.util.Map;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /**
@@ -35,16 +37,57 @@ public final class RuntimeLogs {
    * @return the installed handler
    */
   public static Handler install(LogFormat format, Map<String, String> platform) {
-    PrintStream stdout =
-        new PrintStream(
-            new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 14),
-            true,
-            StandardCharsets.UTF_8);
     return install(
         format.resolve(LogFormat::hasTerminal),
         projectId(platform),
-        stdout,
+        STDOUT,
         ZoneId.systemDefault());
+  }
+
+  /** How often buffered log lines reach stdout at the latest. */
+  static final long FLUSH_INTERVAL_MILLIS = 100;
+
+  /**
+   * This process's stdout, in UTF-8, buffered: a line per request must not cost a system call per
+   * request. What is written reaches stdout within {@value #FLUSH_INTERVAL_MILLIS} ms (a daemon
+   * thread flushes), when 64 KiB are waiting, at once for warnings and errors (see {@link
+   * #flushesAtOnce}), and when the JVM exits.
+   */
+  private static final PrintStream STDOUT = bufferedStdout();
+
+  private static PrintStream bufferedStdout() {
+    PrintStream out =
+        new PrintStream(
+            new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
+            false,
+            StandardCharsets.UTF_8);
+    Thread flusher =
+        new Thread(
+            () -> {
+              while (true) {
+                try {
+                  Thread.sleep(FLUSH_INTERVAL_MILLIS);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                out.flush();
+              }
+            },
+            "aerun-log-flush");
+    flusher.setDaemon(true);
+    flusher.start();
+    Runtime.getRuntime().addShutdownHook(new Thread(out::flush, "aerun-log-flush-on-exit"));
+    return out;
+  }
+
+  /**
+   * Whether a record is written through at once rather than with the next flush: warnings and
+   * errors, but not the request log's lines (a 404 is a warning there, and can come by the
+   * thousand).
+   */
+  static boolean flushesAtOnce(LogRecord record) {
+    return record.getLevel().intValue() >= Level.WARNING.intValue()
+        && !(record instanceof AccessRecord);
   }
 
   /**

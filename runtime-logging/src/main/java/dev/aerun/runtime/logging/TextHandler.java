@@ -48,6 +48,9 @@ public final class TextHandler extends Handler {
       return;
     }
     out.println(line);
+    if (RuntimeLogs.flushesAtOnce(record)) {
+      out.flush();
+    }
   }
 
   /** The line for {@code record}; {@code threadTrace} is the publishing thread's trace. */

@@ -165,6 +165,63 @@ class CloudJsonHandlerTest {
     assertFalse(entry.has("logging.googleapis.com/sourceLocation"), entry.toString());
   }
 
+  /**
+   * The request-log line is written without the library (see {@link AccessJson}); it must be the
+   * library's line to the character, whatever the values.
+   */
+  @Test
+  void accessLine_isExactlyTheLibrarysLine_forEveryKindOfValue() {
+    String tricky = "q=<a&b>'\"\\\n\r\t\b\f\u0001\u001f\u007f\u2028\u2029é€😀";
+    TraceContext sampled = new TraceContext(TRACE_ID, SPAN_ID, true);
+    TraceContext unsampled = new TraceContext(TRACE_ID, null, false);
+    AccessRecord[] records = {
+      new AccessRecord("GET", "/", 200, 0, 0, null, null, null, null),
+      new AccessRecord("POST", "/echo", 201, 1234, 1, "127.0.0.1", "curl/8", null, sampled),
+      new AccessRecord(
+          "PURGE", "/p?" + tricky, 404, 5, 999_999_999L, "::1", tricky, tricky, unsampled),
+      new AccessRecord(
+          "HEAD", "/x", 503, Long.MAX_VALUE, 12_345_678_901L, "203.0.113.7", "", "", sampled),
+      new AccessRecord("OPTIONS", "*", 100, -1, 1_000_000_000L, null, null, "r", null),
+    };
+    CloudJsonHandler withProject = new CloudJsonHandler(lines.out, "my-project");
+    CloudJsonHandler withoutProject = new CloudJsonHandler(lines.out, null);
+    for (AccessRecord record : records) {
+      for (CloudJsonHandler h : new CloudJsonHandler[] {withProject, withoutProject}) {
+        assertEquals(h.formatWithLibrary(record, null), h.format(record, null));
+      }
+    }
+    // Times with fewer digits (whole seconds, milliseconds) are written as the library writes them.
+    AccessRecord atWholeSecond = new AccessRecord("GET", "/t", 200, 0, 0, null, null, null, null);
+    atWholeSecond.setInstant(Instant.parse("2026-11-23T10:00:00Z"));
+    AccessRecord atMillis = new AccessRecord("GET", "/t", 200, 0, 0, null, null, null, null);
+    atMillis.setInstant(Instant.parse("2026-11-23T10:00:00.120Z"));
+    for (AccessRecord record : new AccessRecord[] {atWholeSecond, atMillis}) {
+      assertEquals(handler.formatWithLibrary(record, null), handler.format(record, null));
+    }
+  }
+
+  @Test
+  void accessLine_publishedAsUtf8Bytes_isTheLibrarysLine_shortOrLong() throws Exception {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    CloudJsonHandler toBytes =
+        new CloudJsonHandler(
+            new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8),
+            "my-project");
+    String longPath = "/long/" + "é€😀x".repeat(2000);
+    AccessRecord[] records = {
+      new AccessRecord("GET", "/short", 200, 1, 2, "127.0.0.1", "curl/8", null, null),
+      new AccessRecord("GET", longPath, 200, 1, 2, "127.0.0.1", "agent é€😀", "r", null),
+      new AccessRecord("GET", "/after-the-long-one", 200, 1, 2, null, null, null, null),
+    };
+    StringBuilder expected = new StringBuilder();
+    for (AccessRecord record : records) {
+      toBytes.publish(record);
+      expected.append(toBytes.formatWithLibrary(record, null)).append(System.lineSeparator());
+    }
+    toBytes.flush();
+    assertEquals(expected.toString(), bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   @Test
   void serverErrorsAreErrorsAndClientErrorsWarnings() {
     logger.log(new AccessRecord("GET", "/a", 503, 0, 0, null, null, null, null));

@@ -158,6 +158,33 @@ class RequestPathTest {
   }
 
   @Test
+  void keepAliveRequestsFromDifferentUsers_eachLoggedWithItsOwnAddress() throws Exception {
+    start(TrustPolicy.trustAll());
+    // Three requests on one connection: two users behind the front end, then the front end itself.
+    String raw =
+        "GET /a HTTP/1.1\r\nHost: localhost\r\nX-AppEngine-User-IP: 203.0.113.1\r\n\r\n"
+            + "GET /b HTTP/1.1\r\nHost: localhost\r\nX-AppEngine-User-IP: 203.0.113.2\r\n\r\n"
+            + "GET /c HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    connector.getResponse(raw);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (lines.all().stream().filter(l -> l.contains("\"httpRequest\"")).count() < 3
+        && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+
+    List<String> remotes = new java.util.ArrayList<>();
+    for (JsonObject line : lines.json()) {
+      if (line.has("httpRequest")) {
+        remotes.add(line.getAsJsonObject("httpRequest").get("remoteIp").getAsString());
+      }
+    }
+    assertEquals(3, remotes.size(), lines.all().toString());
+    assertEquals("203.0.113.1", remotes.get(0));
+    assertEquals("203.0.113.2", remotes.get(1));
+    assertFalse(remotes.get(2).startsWith("203.0.113."), remotes.get(2));
+  }
+
+  @Test
   void ipv6RemoteAddressIsWrittenWithoutBrackets() throws Exception {
     start(TrustPolicy.trustAll());
     get("/v6", "X-AppEngine-User-IP: 2001:db8::7");
