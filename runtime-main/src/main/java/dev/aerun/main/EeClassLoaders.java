@@ -25,19 +25,45 @@ import java.util.stream.Stream;
 final class EeClassLoaders {
 
   /**
-   * Returns a new loader over {@code lib/<ee>} beside the running runtime jar, or, when there is no
-   * such folder (an IDE or test classpath, which already holds the EE jars), this class's loader.
+   * The jars of the JSP stack in {@code lib/ee8} and {@code lib/ee10}: Jasper, the Eclipse
+   * compiler, EL, JSTL and their APIs, and Jetty's glue for them. Left out for an app without JSP,
+   * whose webapp never starts JSP support: every jar on a class path costs heap for its directory,
+   * as Jetty's service lookups open them all.
+   */
+  static final List<String> JSP_JAR_PREFIXES =
+      List.of(
+          "ecj-",
+          "mortbay-apache-jsp-",
+          "mortbay-apache-el-",
+          "jetty-ee8-apache-jsp-",
+          "jetty-ee10-apache-jsp-",
+          "jetty-ee8-glassfish-jstl-",
+          "jetty-ee10-glassfish-jstl-",
+          "javax.servlet.jsp.jstl-",
+          "jakarta.servlet.jsp.jstl-",
+          "jakarta.servlet.jsp-api-",
+          "jakarta.el-api-");
+
+  /**
+   * Returns a new loader over {@code lib/<ee>} beside the running runtime jar (without the JSP
+   * stack unless {@code jsp}), or, when there is no such folder (an IDE or test classpath, which
+   * already holds the EE jars), this class's loader.
    *
    * @throws UncheckedIOException if the folder exists but cannot be listed
    */
-  static ClassLoader forVersion(EeVersion ee) {
+  static ClassLoader forVersion(EeVersion ee, boolean jsp) {
     ClassLoader own = EeClassLoaders.class.getClassLoader();
     Optional<Path> folder = runtimeHome().flatMap(home -> eeFolder(home, ee));
     if (folder.isEmpty()) {
       return own;
     }
     return new URLClassLoader(
-        "aerun-" + ee.name().toLowerCase(Locale.ROOT), jarUrls(folder.get()), own);
+        "aerun-" + ee.name().toLowerCase(Locale.ROOT), jarUrls(folder.get(), jsp), own);
+  }
+
+  /** Whether {@code jarName} belongs to the JSP stack (see {@link #JSP_JAR_PREFIXES}). */
+  static boolean isJspJar(String jarName) {
+    return JSP_JAR_PREFIXES.stream().anyMatch(jarName::startsWith);
   }
 
   /** {@code home/lib/<ee>} if it is a directory. */
@@ -46,13 +72,17 @@ final class EeClassLoaders {
     return Files.isDirectory(folder) ? Optional.of(folder) : Optional.empty();
   }
 
-  /** The {@code .jar} files directly in {@code folder}, sorted by name. */
-  static URL[] jarUrls(Path folder) {
+  /**
+   * The {@code .jar} files directly in {@code folder}, sorted by name; the JSP stack's if {@code
+   * jsp}.
+   */
+  static URL[] jarUrls(Path folder, boolean jsp) {
     try (Stream<Path> files = Files.list(folder)) {
       List<URL> urls = new ArrayList<>();
       for (Path jar :
           files
               .filter(f -> f.getFileName().toString().endsWith(".jar") && Files.isRegularFile(f))
+              .filter(f -> jsp || !isJspJar(f.getFileName().toString()))
               .sorted()
               .toList()) {
         urls.add(jar.toUri().toURL());

@@ -23,6 +23,7 @@ import dev.aerun.runtime.lifecycle.WarmupHandler;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.sessions.WebappSessions;
 import dev.aerun.runtime.statics.StaticFiles;
+import dev.aerun.runtime.webapp.JspUsage;
 import dev.aerun.runtime.webapp.WebappHost;
 import dev.aerun.runtime.webapp.WebappSpec;
 import java.io.IOException;
@@ -484,11 +485,18 @@ final class RuntimeStarter {
           options.tempDirectory().isPresent()
               ? options.tempDirectory().get()
               : Files.createTempDirectory("aerun-webapp-");
-      WebappHost host = WebappHost.load(selection.ee(), EeClassLoaders.forVersion(selection.ee()));
+      boolean jsp = JspUsage.needsJsp(app.location());
+      if (!jsp) {
+        log.info(
+            app.displayName() + " has no JSP, tag file or tag library: JSP support is not started");
+      }
+      WebappHost host =
+          WebappHost.load(selection.ee(), EeClassLoaders.forVersion(selection.ee(), jsp));
       Handler webapp =
           host.createWebapp(
               new WebappSpec(app.location(), "/", temp)
-                  .withSessions(WebappSessions.fromDescriptor(descriptor.sessionsEnabled())));
+                  .withSessions(WebappSessions.fromDescriptor(descriptor.sessionsEnabled()))
+                  .withJsp(jsp));
       return new WarmupHandler(
           StaticFiles.wrap(descriptor, webapp),
           warmupEnabled(descriptor),

@@ -47,7 +47,7 @@ class EeClassLoadersTest {
     Files.writeString(folder.resolve("notes.txt"), "");
     Files.createDirectories(folder.resolve("sub.jar"));
 
-    URL[] urls = EeClassLoaders.jarUrls(folder);
+    URL[] urls = EeClassLoaders.jarUrls(folder, true);
 
     assertArrayEquals(
         new URL[] {
@@ -57,9 +57,37 @@ class EeClassLoadersTest {
   }
 
   @Test
+  void jarUrls_withoutJsp_leaveTheJspStackOut() throws Exception {
+    Path folder = Files.createDirectories(home.resolve("lib/ee10"));
+    for (String jar :
+        new String[] {
+          "ecj-3.33.0.jar",
+          "jakarta.el-api-5.0.1.jar",
+          "jakarta.servlet-api-6.0.0.jar",
+          "jakarta.servlet.jsp-api-3.1.1.jar",
+          "jakarta.servlet.jsp.jstl-3.0.1.jar",
+          "jetty-ee10-apache-jsp-12.1.5.jar",
+          "jetty-ee10-servlet-12.1.5.jar",
+          "mortbay-apache-jsp-10.1.48.jar"
+        }) {
+      Files.writeString(folder.resolve(jar), "");
+    }
+
+    URL[] withoutJsp = EeClassLoaders.jarUrls(folder, false);
+
+    assertArrayEquals(
+        new URL[] {
+          folder.resolve("jakarta.servlet-api-6.0.0.jar").toUri().toURL(),
+          folder.resolve("jetty-ee10-servlet-12.1.5.jar").toUri().toURL()
+        },
+        withoutJsp);
+    assertEquals(8, EeClassLoaders.jarUrls(folder, true).length);
+  }
+
+  @Test
   void forVersion_withoutEeFolderIsThisClassLoader() {
     // Tests run from target/classes; packaging creates target/lib/ee8 and ee10, never ee11.
-    ClassLoader loader = EeClassLoaders.forVersion(EeVersion.EE11);
+    ClassLoader loader = EeClassLoaders.forVersion(EeVersion.EE11, true);
 
     assertEquals(EeClassLoaders.class.getClassLoader(), loader);
   }

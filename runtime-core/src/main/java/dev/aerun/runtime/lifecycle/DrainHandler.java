@@ -15,6 +15,7 @@ import org.eclipse.jetty.server.NetworkConnector;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.NanoTime;
 
 /**
  * The first handler of every server that faces clients (HttpConnector mode's server, legacy mode's
@@ -25,7 +26,7 @@ import org.eclipse.jetty.util.Callback;
  * draining} once a shutdown began; it never reaches the app. The port opens only after the app is
  * deployed (see {@code PublicServers#startThenOpen}), so a 200 also means ready.
  *
- * <p>Cost per request: one entry added to and removed from a concurrent set, and a wrapped
+ * <p>Cost per request: the request added to and removed from a concurrent set, and a wrapped
  * callback.
  */
 public final class DrainHandler extends Handler.Wrapper {
@@ -37,12 +38,9 @@ public final class DrainHandler extends Handler.Wrapper {
   private static final byte[] OK = "ok\n".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] DRAINING = "draining\n".getBytes(StandardCharsets.US_ASCII);
 
-  private final Set<InFlight> inFlight = ConcurrentHashMap.newKeySet();
+  private final Set<Request> inFlight = ConcurrentHashMap.newKeySet();
   private final Object idle = new Object();
   private volatile boolean draining;
-
-  /** A request being handled, and since when. */
-  private record InFlight(String method, String path, long startNanos) {}
 
   public DrainHandler(Handler next) {
     super(next);
@@ -62,23 +60,21 @@ public final class DrainHandler extends Handler.Wrapper {
       // Served, but the client should not send more on this connection.
       response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
-    InFlight entry =
-        new InFlight(request.getMethod(), request.getHttpURI().getPath(), System.nanoTime());
-    inFlight.add(entry);
+    inFlight.add(request);
     boolean handled;
     try {
-      handled = super.handle(request, response, Callback.from(callback, () -> done(entry)));
+      handled = super.handle(request, response, Callback.from(callback, () -> done(request)));
     } catch (Throwable t) {
-      done(entry);
+      done(request);
       throw t;
     }
     if (!handled) {
-      done(entry);
+      done(request);
     }
     return handled;
   }
 
-  private void done(InFlight entry) {
+  private void done(Request entry) {
     if (inFlight.remove(entry) && draining && inFlight.isEmpty()) {
       synchronized (idle) {
         idle.notifyAll();
@@ -121,16 +117,15 @@ public final class DrainHandler extends Handler.Wrapper {
         idle.wait(Math.max(1, left / 1_000_000));
       }
     }
-    List<InFlight> left = new ArrayList<>(inFlight);
-    long now = System.nanoTime();
-    for (InFlight request : left) {
+    List<Request> left = new ArrayList<>(inFlight);
+    for (Request request : left) {
       log.warning(
           String.format(
               "shutdown: %s %s still running after %d ms at the end of the %s grace period;"
                   + " ending it",
-              request.method(),
-              request.path(),
-              (now - request.startNanos()) / 1_000_000,
+              request.getMethod(),
+              request.getHttpURI().getPath(),
+              NanoTime.millisSince(request.getBeginNanoTime()),
               Durations.format(grace)));
     }
     return left.isEmpty();

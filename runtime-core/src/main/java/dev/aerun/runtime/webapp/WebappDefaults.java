@@ -36,6 +36,22 @@ public final class WebappDefaults {
     };
   }
 
+  /**
+   * The container initializers of JSP support (Jasper's, and Jetty's around it), as a pattern for
+   * Jetty's {@code containerInitializerExclusionPattern}: excluded for an app without JSP.
+   */
+  public static String jspInitializers(EeVersion version) {
+    return switch (version) {
+      case EE8 -> "org\\.eclipse\\.jetty\\.ee8\\.apache\\.jsp\\..*|org\\.apache\\.jasper\\..*";
+      case EE10 -> "org\\.eclipse\\.jetty\\.ee10\\.apache\\.jsp\\..*|org\\.apache\\.jasper\\..*";
+      case EE11 ->
+          throw new IllegalArgumentException("EE version " + version + " is not supported");
+    };
+  }
+
+  /** The name of the JSP servlet in Jetty's default descriptor, the same in ee8 and ee10. */
+  public static final String JSP_SERVLET = "jsp";
+
   /** The attribute name Jetty's MetaInfConfiguration reads, the same in ee8 and ee10. */
   public static final String CONTAINER_INCLUDE_JAR_PATTERN =
       "org.eclipse.jetty.server.webapp.ContainerIncludeJarPattern";

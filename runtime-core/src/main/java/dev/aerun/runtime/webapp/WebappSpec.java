@@ -13,13 +13,19 @@ import java.util.Objects;
  * @param tempDirectory the webapp's work directory (extracted WAR, compiled JSPs); created if
  *     missing
  * @param sessions whether the app has HTTP sessions, and their store
+ * @param jsp whether JSP support starts with the app (Jasper, its TLD scan and the {@code jsp}
+ *     servlet); off only for an app {@link JspUsage} finds nothing for JSP in
  */
 public record WebappSpec(
-    Path appLocation, String contextPath, Path tempDirectory, WebappSessions sessions) {
+    Path appLocation,
+    String contextPath,
+    Path tempDirectory,
+    WebappSessions sessions,
+    boolean jsp) {
 
-  /** A spec with Jetty's stock sessions: enabled, in memory. */
+  /** A spec with Jetty's stock sessions (enabled, in memory) and JSP support. */
   public WebappSpec(Path appLocation, String contextPath, Path tempDirectory) {
-    this(appLocation, contextPath, tempDirectory, WebappSessions.inMemory());
+    this(appLocation, contextPath, tempDirectory, WebappSessions.inMemory(), true);
   }
 
   public WebappSpec {
@@ -43,6 +49,11 @@ public record WebappSpec(
 
   /** This spec with other session settings. */
   public WebappSpec withSessions(WebappSessions newSessions) {
-    return new WebappSpec(appLocation, contextPath, tempDirectory, newSessions);
+    return new WebappSpec(appLocation, contextPath, tempDirectory, newSessions, jsp);
+  }
+
+  /** This spec with JSP support on or off. */
+  public WebappSpec withJsp(boolean newJsp) {
+    return new WebappSpec(appLocation, contextPath, tempDirectory, sessions, newJsp);
   }
 }

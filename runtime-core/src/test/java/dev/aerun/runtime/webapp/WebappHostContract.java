@@ -129,12 +129,33 @@ public abstract class WebappHostContract {
     assertThrows(Exception.class, () -> start(version, app));
   }
 
+  @Test
+  void withJspOff_theAppServes_andNothingIsCompiled() throws Exception {
+    EeVersion version = version();
+    Path app = writeApp(version, "");
+    Path withoutJsp = writeApp(version, "", "plain");
+    Files.delete(withoutJsp.resolve("loop.jsp"));
+    assertFalse(JspUsage.needsJsp(withoutJsp));
+    assertTrue(JspUsage.needsJsp(app)); // so the launcher would never switch JSP off for it
+
+    // Switched off anyway, on an app with a JSP: Jasper is gone, the JSP is never run.
+    int port = start(version, app, false);
+
+    assertEquals(200, get(port, "/").statusCode());
+    assertTrue(get(port, "/").body().contains("static index"));
+    assertFalse(get(port, "/loop.jsp").body().contains("1,2,3,"));
+  }
+
   private int start(EeVersion version, Path app) throws Exception {
+    return start(version, app, true);
+  }
+
+  private int start(EeVersion version, Path app, boolean jsp) throws Exception {
     server = new Server();
     ServerConnector connector = new ServerConnector(server);
     connector.setPort(0);
     server.addConnector(connector);
-    WebappSpec spec = new WebappSpec(app, "/", tmp.resolve("work-" + version));
+    WebappSpec spec = new WebappSpec(app, "/", tmp.resolve("work-" + version)).withJsp(jsp);
     server.setHandler(WebappHost.load(version, getClass().getClassLoader()).createWebapp(spec));
     server.start();
     return connector.getLocalPort();
@@ -155,7 +176,11 @@ public abstract class WebappHostContract {
 
   /** Writes an exploded webapp: web.xml with {@code extraWebXml}, index.html and a JSTL JSP. */
   private Path writeApp(EeVersion version, String extraWebXml) throws IOException {
-    Path app = tmp.resolve("app-" + version);
+    return writeApp(version, extraWebXml, "app");
+  }
+
+  private Path writeApp(EeVersion version, String extraWebXml, String name) throws IOException {
+    Path app = tmp.resolve(name + "-" + version);
     Files.createDirectories(app.resolve("WEB-INF"));
     String header =
         version == EeVersion.EE8

@@ -7,12 +7,15 @@ import dev.aerun.runtime.webapp.WebappHost;
 import dev.aerun.runtime.webapp.WebappSpec;
 import jakarta.servlet.DispatcherType;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.EnumSet;
 import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
 import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.ee10.servlet.ServletMapping;
 import org.eclipse.jetty.ee10.servlet.SessionHandler;
 import org.eclipse.jetty.ee10.webapp.JspConfiguration;
 import org.eclipse.jetty.ee10.webapp.WebAppClassLoader;
@@ -49,7 +52,7 @@ public final class Ee10WebappHost implements WebappHost {
   }
 
   private static Handler newWebapp(WebappSpec spec, ClassLoader jettyLoader) {
-    WebAppContext webapp = new WebAppContext();
+    WebAppContext webapp = spec.jsp() ? new WebAppContext() : new WithoutJsp();
     // The app sees the servlet API, and Jetty scans the container's JSTL jar, through this parent.
     webapp.setClassLoader(new WebAppClassLoader(jettyLoader, webapp));
     webapp.setTempDirectory(WebappDefaults.prepare(spec, EeVersion.EE10));
@@ -58,11 +61,18 @@ public final class Ee10WebappHost implements WebappHost {
     webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
     webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);
     webapp.setInitParameter(WebappDefaults.DIR_ALLOWED_PARAMETER, "false");
-    webapp.setAttribute(
-        WebappDefaults.CONTAINER_INCLUDE_JAR_PATTERN,
-        WebappDefaults.containerIncludeJarPattern(EeVersion.EE10));
     // Added on top of the ServiceLoader defaults so they are on whatever the classpath discovers.
-    webapp.addConfiguration(new AnnotationConfiguration(), new JspConfiguration());
+    if (spec.jsp()) {
+      webapp.setAttribute(
+          WebappDefaults.CONTAINER_INCLUDE_JAR_PATTERN,
+          WebappDefaults.containerIncludeJarPattern(EeVersion.EE10));
+      webapp.addConfiguration(new AnnotationConfiguration(), new JspConfiguration());
+    } else {
+      webapp.setAttribute(
+          AnnotationConfiguration.SERVLET_CONTAINER_INITIALIZER_EXCLUSION_PATTERN,
+          WebappDefaults.jspInitializers(EeVersion.EE10));
+      webapp.addConfiguration(new AnnotationConfiguration());
+    }
     webapp.setErrorHandler(new NoDetailsErrorHandler());
     configureSessions(webapp, spec.sessions());
     return webapp;
@@ -85,6 +95,31 @@ public final class Ee10WebappHost implements WebappHost {
           new FilterHolder(new DisabledSessionsFilter(sessions)),
           "/*",
           EnumSet.allOf(DispatcherType.class));
+    }
+  }
+
+  /**
+   * A webapp whose app has no JSP (see {@link dev.aerun.runtime.webapp.JspUsage}): without the
+   * {@code jsp} servlet Jetty's default descriptor declares (and loads on start-up), so a {@code
+   * *.jsp} path is the default servlet's, which answers 404 for a file the app does not have.
+   */
+  private static final class WithoutJsp extends WebAppContext {
+    @Override
+    protected void startWebapp() throws Exception {
+      ServletHandler servlets = getServletHandler();
+      if (servlets.getServletMappings() != null) {
+        servlets.setServletMappings(
+            Arrays.stream(servlets.getServletMappings())
+                .filter(m -> !WebappDefaults.JSP_SERVLET.equals(m.getServletName()))
+                .toArray(ServletMapping[]::new));
+      }
+      if (servlets.getServlets() != null) {
+        servlets.setServlets(
+            Arrays.stream(servlets.getServlets())
+                .filter(h -> !WebappDefaults.JSP_SERVLET.equals(h.getName()))
+                .toArray(ServletHolder[]::new));
+      }
+      super.startWebapp();
     }
   }
 
