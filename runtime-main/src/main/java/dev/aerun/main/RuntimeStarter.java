@@ -481,9 +481,12 @@ final class RuntimeStarter {
       StagedApp app, RuntimeSelection selection, LaunchOptions options, AppEngineWebXml descriptor)
       throws StartupException {
     try {
+      // Always a new directory of our own: Jetty empties the webapp's temp directory at start and
+      // deletes it at stop, which must never touch what else is in the directory the user named.
       Path temp =
           options.tempDirectory().isPresent()
-              ? options.tempDirectory().get()
+              ? Files.createTempDirectory(
+                  Files.createDirectories(options.tempDirectory().get()), "aerun-webapp-")
               : Files.createTempDirectory("aerun-webapp-");
       boolean jsp = JspUsage.needsJsp(app.location());
       if (!jsp) {

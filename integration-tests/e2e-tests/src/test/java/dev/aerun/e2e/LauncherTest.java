@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The launcher as users run it: {@code java -jar runtime-main.jar}, in a child JVM. */
 class LauncherTest {
@@ -234,6 +238,29 @@ class LauncherTest {
     HttpResponse<String> hello = Http.get(runtime.uri("/hello"));
     assertEquals(200, hello.statusCode(), runtime.output());
     assertEquals("Hello from EE10", hello.body().trim());
+  }
+
+  @Test
+  void tempDirKeepsWhatElseIsInIt_andLeavesNothingBehind(@TempDir Path dir) throws Exception {
+    Path precious = Files.writeString(dir.resolve("precious.txt"), "keep me");
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--temp-dir", dir.toString()));
+    assertEquals(200, Http.get(runtime.uri("/hello")).statusCode());
+    try (Stream<Path> files = Files.list(dir)) {
+      assertTrue(
+          files.anyMatch(f -> f.getFileName().toString().startsWith("aerun-webapp-")),
+          "the runtime works in a directory of its own");
+    }
+    assertEquals("keep me", Files.readString(precious), "a file beside it survives start-up");
+
+    assertEquals(0, runtime.stop(), runtime.output());
+
+    assertEquals("keep me", Files.readString(precious), "a file beside it survives the stop");
+    try (Stream<Path> files = Files.list(dir)) {
+      assertEquals(List.of(precious), files.toList(), "the runtime removed its own directory");
+    }
   }
 
   private static void assertNeverServed(String output) {
