@@ -48,7 +48,8 @@ public final class Launcher {
     RuntimeLogs.install(options.logFormat(), options.platform()); // before anything logs
     RunningRuntime runtime;
     try {
-      EnvVariables.Plan plan = RuntimeStarter.planEnvVariables(options, environment);
+      RuntimeStarter.App app = RuntimeStarter.readApp(options);
+      EnvVariables.Plan plan = RuntimeStarter.planEnvVariables(options, app, environment);
       if (plan.needsRelaunch()) {
         if (options.relaunchedAt().isPresent()) {
           throw new StartupException(
@@ -62,7 +63,7 @@ public final class Launcher {
         return Relaunch.run(
             args, plan.childEnvironment(environment, System.currentTimeMillis() - uptimeMillis()));
       }
-      runtime = RuntimeStarter.start(options);
+      runtime = RuntimeStarter.start(options, app);
     } catch (StartupException e) {
       err.println("error: " + e.getMessage());
       return EXIT_START_FAILED;

@@ -59,12 +59,24 @@ final class RuntimeStarter {
 
   private RuntimeStarter() {}
 
-  static RunningRuntime start(LaunchOptions options) throws StartupException {
+  /** The app and its descriptor, read once; both null for {@code --role front}. */
+  record App(StagedApp staged, AppEngineWebXml descriptor) {}
+
+  /** Finds the app and reads its descriptor: a missing app or a bad descriptor fails here. */
+  static App readApp(LaunchOptions options) throws StartupException {
+    if (options.role() == Role.FRONT) {
+      return new App(null, null);
+    }
+    StagedApp staged = StagedApp.open(options.app().orElseThrow());
+    return new App(staged, readDescriptor(staged));
+  }
+
+  static RunningRuntime start(LaunchOptions options, App read) throws StartupException {
     if (options.role() == Role.FRONT) {
       return startFront(options);
     }
-    StagedApp app = StagedApp.open(options.app().orElseThrow());
-    AppEngineWebXml descriptor = readDescriptor(app);
+    StagedApp app = read.staged();
+    AppEngineWebXml descriptor = read.descriptor();
     RuntimeSelection selection = select(descriptor, options);
     selection.warnings().forEach(w -> log.warning(app.descriptorName() + ": " + w));
     Map<String, String> properties = appSystemProperties(descriptor, options);
@@ -248,16 +260,17 @@ final class RuntimeStarter {
    *
    * @throws StartupException if the app or its descriptor cannot be read
    */
-  static EnvVariables.Plan planEnvVariables(LaunchOptions options, Map<String, String> environment)
-      throws StartupException {
-    if (options.role() == Role.FRONT) {
+  static EnvVariables.Plan planEnvVariables(
+      LaunchOptions options, App app, Map<String, String> environment) {
+    if (app.descriptor() == null) {
       return EnvVariables.plan(Map.of(), environment);
     }
-    StagedApp app = StagedApp.open(options.app().orElseThrow());
-    EnvVariables.Plan plan = EnvVariables.plan(readDescriptor(app).envVariables(), environment);
+    EnvVariables.Plan plan = EnvVariables.plan(app.descriptor().envVariables(), environment);
     if (options.relaunchedAt().isEmpty()) { // a relaunched JVM's launcher has warned already
       plan.overridden()
-          .forEach(name -> log.warning(EnvVariables.overriddenWarning(app.descriptorName(), name)));
+          .forEach(
+              name ->
+                  log.warning(EnvVariables.overriddenWarning(app.staged().descriptorName(), name)));
     }
     return plan;
   }

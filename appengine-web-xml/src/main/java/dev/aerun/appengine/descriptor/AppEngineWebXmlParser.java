@@ -162,7 +162,9 @@ public final class AppEngineWebXmlParser {
     }
 
     Node read(InputStream in) throws DescriptorException {
-      XMLInputFactory factory = XMLInputFactory.newFactory();
+      // The JDK's own parser, always: no look-up through the class path's service files (which
+      // opens every jar at start-up), and the same behaviour whatever libraries are beside it.
+      XMLInputFactory factory = XMLInputFactory.newDefaultFactory();
       factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
       factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
       factory.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);

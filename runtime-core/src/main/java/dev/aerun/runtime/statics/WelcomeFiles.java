@@ -29,7 +29,8 @@ final class WelcomeFiles {
       return Optional.empty();
     }
     try (InputStream in = Files.newInputStream(webXml)) {
-      DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+      // The JDK's own parser: no service look-up through every jar of the class path.
+      DocumentBuilderFactory factory = DocumentBuilderFactory.newDefaultInstance();
       factory.setNamespaceAware(true);
       // web.xml is the app's own file, but it need not reach the network or the disk to be read.
       factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
