@@ -361,8 +361,9 @@ final class Report {
             bound));
     md.append(
         "Open-loop steps of rising rate; a step passes with no error, p99 under the bound and"
-            + " at least 95% of its rate achieved. The load generator shares the machine's cores"
-            + " with the server.\n\n");
+            + " at least 95% of its rate achieved; a rate that fails is run once more and fails"
+            + " only if it fails again (both runs are listed). The load generator shares the"
+            + " machine's cores with the server.\n\n");
     table(
         "Figure",
         List.of("Capacity (req/s)"),
