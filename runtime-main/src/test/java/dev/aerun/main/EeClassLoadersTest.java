@@ -66,8 +66,8 @@ class EeClassLoadersTest {
           "jakarta.servlet-api-6.0.0.jar",
           "jakarta.servlet.jsp-api-3.1.1.jar",
           "jakarta.servlet.jsp.jstl-3.0.1.jar",
-          "jetty-ee10-apache-jsp-12.1.5.jar",
-          "jetty-ee10-servlet-12.1.5.jar",
+          "jetty-ee10-apache-jsp-12.1.7.jar",
+          "jetty-ee10-servlet-12.1.7.jar",
           "mortbay-apache-jsp-10.1.48.jar"
         }) {
       Files.writeString(folder.resolve(jar), "");
@@ -78,7 +78,7 @@ class EeClassLoadersTest {
     assertArrayEquals(
         new URL[] {
           folder.resolve("jakarta.servlet-api-6.0.0.jar").toUri().toURL(),
-          folder.resolve("jetty-ee10-servlet-12.1.5.jar").toUri().toURL()
+          folder.resolve("jetty-ee10-servlet-12.1.7.jar").toUri().toURL()
         },
         withoutJsp);
     assertEquals(8, EeClassLoaders.jarUrls(folder, true).length);

@@ -234,7 +234,7 @@ class CloudJsonHandlerTest {
   @Test
   void startLineKeepsTheAddressTheHarnessLooksFor() {
     logger.info(
-        "Serving app.war in HttpConnector mode (EE10) on Jetty 12.1.5 at http://127.0.0.1:8123/"
+        "Serving app.war in HttpConnector mode (EE10) on Jetty 12.1.7 at http://127.0.0.1:8123/"
             + " - started in 812 ms");
     assertTrue(
         java.util.regex.Pattern.compile(" at http://([^/]+):(\\d+)/")

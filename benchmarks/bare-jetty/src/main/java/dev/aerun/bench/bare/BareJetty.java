@@ -22,7 +22,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * java -jar bare-jetty.jar --port 0 --address 127.0.0.1 --ee ee10|ee8 [--temp-dir DIR] app.war
  * </pre>
  *
- * <p>Prints {@code Serving app.war on bare Jetty 12.1.5 (EE10) at http://HOST:PORT/ - started in N
+ * <p>Prints {@code Serving app.war on bare Jetty 12.1.7 (EE10) at http://HOST:PORT/ - started in N
  * ms} once serving, the runtime's start line in shape, so the driver reads the port the same way.
  */
 public final class BareJetty {
