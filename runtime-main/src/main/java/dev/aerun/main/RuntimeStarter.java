@@ -85,9 +85,35 @@ final class RuntimeStarter {
     Capacity capacity = capacity(descriptor, options, Runtime.getRuntime().maxMemory());
     logCapacity(capacity, options.role() == Role.RUNTIME);
 
+    WorkDirectory work = newWorkDirectory(options);
+    try {
+      work.enter();
+      try {
+        return startApp(app, descriptor, selection, options, capacity, work);
+      } finally {
+        work.leave();
+      }
+    } catch (IOException e) {
+      work.delete();
+      throw new StartupException(app.displayName() + " failed to start: " + e.getMessage(), e);
+    } catch (StartupException | RuntimeException | Error e) {
+      work.delete();
+      throw e;
+    }
+  }
+
+  /** Deploys the app in {@code work} and serves it in the selected mode. */
+  private static RunningRuntime startApp(
+      StagedApp app,
+      AppEngineWebXml descriptor,
+      RuntimeSelection selection,
+      LaunchOptions options,
+      Capacity capacity,
+      WorkDirectory work)
+      throws StartupException {
     // Static files are answered in front of the webapp, as the platform's front end would; both
     // modes run this same handler as their app, behind the platform's warm-up and start paths.
-    Handler webapp = createWebapp(app, selection, options, descriptor);
+    Handler webapp = createWebapp(app, selection, options, descriptor, work);
     if (options.role() == Role.RUNTIME) {
       return startRuntime(app, descriptor, selection, webapp, options, capacity);
     }
@@ -113,6 +139,24 @@ final class RuntimeStarter {
     return new RunningRuntime(
         options.shutdownGrace(),
         RunningRuntime.Servers.of(server::join, server::drain, server::stop));
+  }
+
+  /**
+   * The runtime's working directory, always a new one: Jetty empties the webapp's temp directory at
+   * start and deletes it at stop, which must never touch what else is in the directory the user
+   * named.
+   */
+  private static WorkDirectory newWorkDirectory(LaunchOptions options) throws StartupException {
+    try {
+      return WorkDirectory.create(options.tempDirectory());
+    } catch (IOException e) {
+      throw new StartupException(
+          "cannot create the runtime's working directory"
+              + options.tempDirectory().map(dir -> " in " + dir).orElse("")
+              + ": "
+              + rootMessage(e),
+          e);
+    }
   }
 
   /** Legacy RPC mode in this process: runtime and front end joined by {@code --rpc-transport}. */
@@ -445,8 +489,7 @@ final class RuntimeStarter {
     return merged;
   }
 
-  private static ContractOptions contract(Map<String, String> effective, LaunchOptions options)
-      throws StartupException {
+  private static ContractOptions contract(Map<String, String> effective, LaunchOptions options) {
     return ContractOptions.fromProperties(effective, trust(options));
   }
 
@@ -479,29 +522,22 @@ final class RuntimeStarter {
    * Off the platform nobody is trusted unless named; on it (GAE_ENV set) the front end is the only
    * peer, so everyone is.
    */
-  static TrustPolicy trust(LaunchOptions options) throws StartupException {
-    if (options.trustedProxies().isPresent()) {
-      try {
-        return TrustPolicy.parse(options.trustedProxies().get());
-      } catch (IllegalArgumentException e) {
-        throw new StartupException("--trusted-proxies: " + e.getMessage(), e);
-      }
-    }
-    return options.onPlatform() ? TrustPolicy.trustAll() : TrustPolicy.trustNone();
+  static TrustPolicy trust(LaunchOptions options) {
+    return options
+        .trustedProxies()
+        .orElse(options.onPlatform() ? TrustPolicy.trustAll() : TrustPolicy.trustNone());
   }
 
   private static Handler createWebapp(
-      StagedApp app, RuntimeSelection selection, LaunchOptions options, AppEngineWebXml descriptor)
+      StagedApp app,
+      RuntimeSelection selection,
+      LaunchOptions options,
+      AppEngineWebXml descriptor,
+      WorkDirectory work)
       throws StartupException {
+    Path location = app.war() ? unpack(app, options, work) : app.location();
     try {
-      // Always a new directory of our own: Jetty empties the webapp's temp directory at start and
-      // deletes it at stop, which must never touch what else is in the directory the user named.
-      Path temp =
-          options.tempDirectory().isPresent()
-              ? Files.createTempDirectory(
-                  Files.createDirectories(options.tempDirectory().get()), "aerun-webapp-")
-              : Files.createTempDirectory("aerun-webapp-");
-      boolean jsp = JspUsage.needsJsp(app.location());
+      boolean jsp = JspUsage.needsJsp(location);
       if (!jsp) {
         log.info(
             app.displayName() + " has no JSP, tag file or tag library: JSP support is not started");
@@ -510,11 +546,11 @@ final class RuntimeStarter {
           WebappHost.load(selection.ee(), EeClassLoaders.forVersion(selection.ee(), jsp));
       Handler webapp =
           host.createWebapp(
-              new WebappSpec(app.location(), "/", temp)
+              new WebappSpec(location, "/", work.scratch())
                   .withSessions(WebappSessions.fromDescriptor(descriptor.sessionsEnabled()))
                   .withJsp(jsp));
       return new WarmupHandler(
-          StaticFiles.wrap(descriptor, webapp),
+          StaticFiles.wrap(descriptor, null, webapp, options.development()),
           warmupEnabled(descriptor),
           path -> host.mapsPath(webapp, path));
     } catch (IOException | RuntimeException e) {
@@ -525,6 +561,22 @@ final class RuntimeStarter {
               + " webapp: "
               + rootMessage(e),
           e);
+    }
+  }
+
+  /**
+   * Unpacks the WAR into the working directory: Jetty is only ever given an exploded app, whose
+   * every entry was checked (see {@link WarUnpacker}).
+   */
+  private static Path unpack(StagedApp app, LaunchOptions options, WorkDirectory work)
+      throws StartupException {
+    try {
+      WarUnpacker.unpack(app.location(), work.app(), options.warLimits(), work::deleting);
+      return work.app();
+    } catch (WarUnpacker.Refused e) {
+      throw new StartupException(app.location() + ": refused: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new StartupException(app.location() + ": cannot unpack the war: " + rootMessage(e), e);
     }
   }
 
