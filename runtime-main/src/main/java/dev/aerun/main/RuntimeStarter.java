@@ -96,7 +96,15 @@ final class RuntimeStarter {
     } catch (IOException e) {
       work.delete();
       throw new StartupException(app.displayName() + " failed to start: " + e.getMessage(), e);
-    } catch (StartupException | RuntimeException | Error e) {
+    } catch (RuntimeException e) {
+      boolean exiting = work.deleting(); // a stop signal arrived while the app deployed
+      work.delete();
+      if (exiting) {
+        throw new StartupException(
+            app.displayName() + " stopped while starting: the runtime is shutting down", e);
+      }
+      throw e;
+    } catch (StartupException | Error e) {
       work.delete();
       throw e;
     }
