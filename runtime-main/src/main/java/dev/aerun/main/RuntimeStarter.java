@@ -142,11 +142,14 @@ final class RuntimeStarter {
       stopQuietly(server::stop);
       throw new StartupException(app.displayName() + " failed to start: " + rootMessage(e), e);
     }
+    // Stop signals are ours before the start line, which is when a platform may send one.
+    RunningRuntime running =
+        new RunningRuntime(
+            options.shutdownGrace(),
+            RunningRuntime.Servers.of(server::join, server::drain, server::stop));
     logServing(
         app.displayName(), "HttpConnector mode (" + selection.ee() + ")", options, server.port());
-    return new RunningRuntime(
-        options.shutdownGrace(),
-        RunningRuntime.Servers.of(server::join, server::drain, server::stop));
+    return running;
   }
 
   /**
@@ -206,23 +209,25 @@ final class RuntimeStarter {
       deleteQuietly(socketsToDelete);
       throw new StartupException(app.displayName() + " failed to start: " + rootMessage(e), e);
     }
+    RunningRuntime running =
+        new RunningRuntime(
+            options.shutdownGrace(),
+            RunningRuntime.Servers.of(
+                server::join,
+                server::drain,
+                () -> {
+                  try {
+                    server.stop();
+                  } finally {
+                    deleteQuietly(socketsToDelete);
+                  }
+                }));
     logServing(
         app.displayName(),
         "legacy RPC mode (" + selection.ee() + ", " + transport.kindName() + " transport)",
         options,
         server.port());
-    return new RunningRuntime(
-        options.shutdownGrace(),
-        RunningRuntime.Servers.of(
-            server::join,
-            server::drain,
-            () -> {
-              try {
-                server.stop();
-              } finally {
-                deleteQuietly(socketsToDelete);
-              }
-            }));
+    return running;
   }
 
   /** {@code --role runtime}: the app, serving gRPC at {@code --rpc-listen} for a front end. */
@@ -248,14 +253,16 @@ final class RuntimeStarter {
       stopQuietly(server::stop);
       throw new StartupException(app.displayName() + " failed to start: " + rootMessage(e), e);
     }
+    RunningRuntime running =
+        new RunningRuntime(
+            options.shutdownGrace(),
+            RunningRuntime.Servers.of(server::join, server::drain, server::stop));
     // Not the "at http://" of a public port: nothing here serves HTTP.
     log.info(
         String.format(
             "Runtime for %s in legacy RPC mode (%s) serving gRPC at %s - started in %d ms",
             app.displayName(), selection.ee(), server.address(), startupMillis(options)));
-    return new RunningRuntime(
-        options.shutdownGrace(),
-        RunningRuntime.Servers.of(server::join, server::drain, server::stop));
+    return running;
   }
 
   /**
@@ -299,10 +306,13 @@ final class RuntimeStarter {
       throw new StartupException(
           "the front end for " + shown + " failed to start: " + rootMessage(e), e);
     }
+    RunningRuntime running =
+        new RunningRuntime(
+            options.shutdownGrace(),
+            RunningRuntime.Servers.of(front::join, front::drain, front::stop));
     logServing(
         shown, "legacy RPC mode (front end, runtime at " + target + ")", options, front.port());
-    return new RunningRuntime(
-        options.shutdownGrace(), RunningRuntime.Servers.of(front::join, front::drain, front::stop));
+    return running;
   }
 
   /**
