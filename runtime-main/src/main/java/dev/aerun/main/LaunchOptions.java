@@ -2,6 +2,7 @@ package dev.aerun.main;
 
 import dev.aerun.appengine.descriptor.ServingMode;
 import dev.aerun.rpc.transport.RpcTransport;
+import dev.aerun.runtime.contract.TrustPolicy;
 import dev.aerun.runtime.lifecycle.Durations;
 import dev.aerun.runtime.logging.LogFormat;
 import dev.aerun.runtime.logging.RuntimeLogs;
@@ -75,7 +76,7 @@ public final class LaunchOptions {
   private final int port;
   private final String address;
   private final Optional<ServingMode> mode;
-  private final Optional<String> trustedProxies;
+  private final Optional<TrustPolicy> trustedProxies;
   private final boolean development;
   private final Optional<Path> tempDirectory;
   private final Map<String, String> platform;
@@ -90,6 +91,7 @@ public final class LaunchOptions {
   private final Optional<Integer> maxQueuedRequests;
   private final Optional<Duration> queueTimeout;
   private final Optional<Long> relaunchedAt;
+  private final WarUnpacker.Limits warLimits;
 
   private LaunchOptions(Builder b) {
     this.app = Optional.ofNullable(b.app);
@@ -111,6 +113,7 @@ public final class LaunchOptions {
     this.maxQueuedRequests = Optional.ofNullable(b.maxQueuedRequests);
     this.queueTimeout = Optional.ofNullable(b.queueTimeout);
     this.relaunchedAt = Optional.ofNullable(b.relaunchedAt);
+    this.warLimits = new WarUnpacker.Limits(b.maxWarBytes, b.maxWarEntries);
   }
 
   /**
@@ -183,7 +186,7 @@ public final class LaunchOptions {
         case "--port" -> b.port = parsePort(value(rest, arg), "--port");
         case "--address" -> b.address = value(rest, arg);
         case "--mode" -> b.mode = parseMode(value(rest, arg));
-        case "--trusted-proxies" -> b.trustedProxies = value(rest, arg);
+        case "--trusted-proxies" -> b.trustedProxies = parseTrustedProxies(value(rest, arg), arg);
         case "--temp-dir" -> b.tempDirectory = Path.of(value(rest, arg));
         case "--development" -> b.development = true;
         case "--role" -> b.role = parseRole(value(rest, arg));
@@ -196,6 +199,8 @@ public final class LaunchOptions {
             b.maxConcurrentRequests = parseCount(value(rest, arg), arg, 1);
         case "--max-queued-requests" -> b.maxQueuedRequests = parseCount(value(rest, arg), arg, 0);
         case "--queue-timeout" -> b.queueTimeout = parseDuration(value(rest, arg), arg);
+        case "--max-war-size" -> b.maxWarBytes = parseSize(value(rest, arg), arg);
+        case "--max-war-entries" -> b.maxWarEntries = parseCount(value(rest, arg), arg, 1);
         default -> {
           if (arg.startsWith("-")) {
             throw new UsageException("unknown option " + arg + " (see --help)");
@@ -336,6 +341,40 @@ public final class LaunchOptions {
         option + " must be a whole number of at least " + min + ", not '" + value + "'");
   }
 
+  /** A byte count: digits, optionally followed by k, m or g (KiB, MiB, GiB). */
+  static long parseSize(String value, String option) throws UsageException {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    long unit = 1;
+    if (!v.isEmpty()) {
+      switch (v.charAt(v.length() - 1)) {
+        case 'k' -> unit = 1024L;
+        case 'm' -> unit = 1024L * 1024;
+        case 'g' -> unit = 1024L * 1024 * 1024;
+        default -> unit = 1;
+      }
+    }
+    String digits = unit == 1 ? v : v.substring(0, v.length() - 1);
+    try {
+      long amount = Long.parseLong(digits);
+      if (amount >= 1 && !digits.startsWith("+")) {
+        return Math.multiplyExact(amount, unit);
+      }
+    } catch (NumberFormatException | ArithmeticException e) {
+      // reported below
+    }
+    throw new UsageException(
+        option + " must be a size such as 512m, 2g or 1048576 (bytes), not '" + value + "'");
+  }
+
+  private static TrustPolicy parseTrustedProxies(String value, String option)
+      throws UsageException {
+    try {
+      return TrustPolicy.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(option + ": " + e.getMessage());
+    }
+  }
+
   private static LogFormat parseLogFormat(String value, String source) throws UsageException {
     try {
       return LogFormat.parse(value);
@@ -388,7 +427,7 @@ public final class LaunchOptions {
   }
 
   /** {@code --trusted-proxies}: addresses or CIDR blocks whose App Engine headers are believed. */
-  public Optional<String> trustedProxies() {
+  public Optional<TrustPolicy> trustedProxies() {
     return trustedProxies;
   }
 
@@ -468,6 +507,14 @@ public final class LaunchOptions {
     }
   }
 
+  /**
+   * How much a {@code .war} may unpack to: {@code --max-war-size} (default 2 GiB) and {@code
+   * --max-war-entries} (default 100,000).
+   */
+  WarUnpacker.Limits warLimits() {
+    return warLimits;
+  }
+
   /** The JVM's system properties as given on the command line. */
   public Map<String, String> systemProperties() {
     return systemProperties;
@@ -510,6 +557,9 @@ public final class LaunchOptions {
         "                          as many); more get 503 with Retry-After at once",
         "  --queue-timeout D       how long a request may wait for a turn before its 503",
         "                          (default 1s)",
+        "  --max-war-size SIZE     a .war may unpack to at most this many bytes (default",
+        "                          2g; k, m, g suffixes)",
+        "  --max-war-entries N     a .war may have at most N entries (default 100000)",
         "  -h, --help              print this help",
         "",
         "Legacy RPC mode (a front server buffers each request and runs it on the runtime",
@@ -543,7 +593,7 @@ public final class LaunchOptions {
     int port = DEFAULT_PORT;
     String address = "0.0.0.0";
     ServingMode mode;
-    String trustedProxies;
+    TrustPolicy trustedProxies;
     boolean development;
     Path tempDirectory;
     Role role = Role.ALL;
@@ -558,5 +608,7 @@ public final class LaunchOptions {
     Integer maxQueuedRequests;
     Duration queueTimeout;
     Long relaunchedAt;
+    long maxWarBytes = WarUnpacker.DEFAULT_MAX_BYTES;
+    int maxWarEntries = WarUnpacker.DEFAULT_MAX_ENTRIES;
   }
 }

@@ -85,9 +85,43 @@ final class RuntimeStarter {
     Capacity capacity = capacity(descriptor, options, Runtime.getRuntime().maxMemory());
     logCapacity(capacity, options.role() == Role.RUNTIME);
 
+    WorkDirectory work = newWorkDirectory(options);
+    try {
+      work.enter();
+      try {
+        return startApp(app, descriptor, selection, options, capacity, work);
+      } finally {
+        work.leave();
+      }
+    } catch (IOException e) {
+      work.delete();
+      throw new StartupException(app.displayName() + " failed to start: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      boolean exiting = work.deleting(); // a stop signal arrived while the app deployed
+      work.delete();
+      if (exiting) {
+        throw new StartupException(
+            app.displayName() + " stopped while starting: the runtime is shutting down", e);
+      }
+      throw e;
+    } catch (StartupException | Error e) {
+      work.delete();
+      throw e;
+    }
+  }
+
+  /** Deploys the app in {@code work} and serves it in the selected mode. */
+  private static RunningRuntime startApp(
+      StagedApp app,
+      AppEngineWebXml descriptor,
+      RuntimeSelection selection,
+      LaunchOptions options,
+      Capacity capacity,
+      WorkDirectory work)
+      throws StartupException {
     // Static files are answered in front of the webapp, as the platform's front end would; both
     // modes run this same handler as their app, behind the platform's warm-up and start paths.
-    Handler webapp = createWebapp(app, selection, options, descriptor);
+    Handler webapp = createWebapp(app, selection, options, descriptor, work);
     if (options.role() == Role.RUNTIME) {
       return startRuntime(app, descriptor, selection, webapp, options, capacity);
     }
@@ -108,11 +142,32 @@ final class RuntimeStarter {
       stopQuietly(server::stop);
       throw new StartupException(app.displayName() + " failed to start: " + rootMessage(e), e);
     }
+    // Stop signals are ours before the start line, which is when a platform may send one.
+    RunningRuntime running =
+        new RunningRuntime(
+            options.shutdownGrace(),
+            RunningRuntime.Servers.of(server::join, server::drain, server::stop));
     logServing(
         app.displayName(), "HttpConnector mode (" + selection.ee() + ")", options, server.port());
-    return new RunningRuntime(
-        options.shutdownGrace(),
-        RunningRuntime.Servers.of(server::join, server::drain, server::stop));
+    return running;
+  }
+
+  /**
+   * The runtime's working directory, always a new one: Jetty empties the webapp's temp directory at
+   * start and deletes it at stop, which must never touch what else is in the directory the user
+   * named.
+   */
+  private static WorkDirectory newWorkDirectory(LaunchOptions options) throws StartupException {
+    try {
+      return WorkDirectory.create(options.tempDirectory());
+    } catch (IOException e) {
+      throw new StartupException(
+          "cannot create the runtime's working directory"
+              + options.tempDirectory().map(dir -> " in " + dir).orElse("")
+              + ": "
+              + rootMessage(e),
+          e);
+    }
   }
 
   /** Legacy RPC mode in this process: runtime and front end joined by {@code --rpc-transport}. */
@@ -154,23 +209,25 @@ final class RuntimeStarter {
       deleteQuietly(socketsToDelete);
       throw new StartupException(app.displayName() + " failed to start: " + rootMessage(e), e);
     }
+    RunningRuntime running =
+        new RunningRuntime(
+            options.shutdownGrace(),
+            RunningRuntime.Servers.of(
+                server::join,
+                server::drain,
+                () -> {
+                  try {
+                    server.stop();
+                  } finally {
+                    deleteQuietly(socketsToDelete);
+                  }
+                }));
     logServing(
         app.displayName(),
         "legacy RPC mode (" + selection.ee() + ", " + transport.kindName() + " transport)",
         options,
         server.port());
-    return new RunningRuntime(
-        options.shutdownGrace(),
-        RunningRuntime.Servers.of(
-            server::join,
-            server::drain,
-            () -> {
-              try {
-                server.stop();
-              } finally {
-                deleteQuietly(socketsToDelete);
-              }
-            }));
+    return running;
   }
 
   /** {@code --role runtime}: the app, serving gRPC at {@code --rpc-listen} for a front end. */
@@ -196,14 +253,16 @@ final class RuntimeStarter {
       stopQuietly(server::stop);
       throw new StartupException(app.displayName() + " failed to start: " + rootMessage(e), e);
     }
+    RunningRuntime running =
+        new RunningRuntime(
+            options.shutdownGrace(),
+            RunningRuntime.Servers.of(server::join, server::drain, server::stop));
     // Not the "at http://" of a public port: nothing here serves HTTP.
     log.info(
         String.format(
             "Runtime for %s in legacy RPC mode (%s) serving gRPC at %s - started in %d ms",
             app.displayName(), selection.ee(), server.address(), startupMillis(options)));
-    return new RunningRuntime(
-        options.shutdownGrace(),
-        RunningRuntime.Servers.of(server::join, server::drain, server::stop));
+    return running;
   }
 
   /**
@@ -247,10 +306,13 @@ final class RuntimeStarter {
       throw new StartupException(
           "the front end for " + shown + " failed to start: " + rootMessage(e), e);
     }
+    RunningRuntime running =
+        new RunningRuntime(
+            options.shutdownGrace(),
+            RunningRuntime.Servers.of(front::join, front::drain, front::stop));
     logServing(
         shown, "legacy RPC mode (front end, runtime at " + target + ")", options, front.port());
-    return new RunningRuntime(
-        options.shutdownGrace(), RunningRuntime.Servers.of(front::join, front::drain, front::stop));
+    return running;
   }
 
   /**
@@ -445,8 +507,7 @@ final class RuntimeStarter {
     return merged;
   }
 
-  private static ContractOptions contract(Map<String, String> effective, LaunchOptions options)
-      throws StartupException {
+  private static ContractOptions contract(Map<String, String> effective, LaunchOptions options) {
     return ContractOptions.fromProperties(effective, trust(options));
   }
 
@@ -479,29 +540,22 @@ final class RuntimeStarter {
    * Off the platform nobody is trusted unless named; on it (GAE_ENV set) the front end is the only
    * peer, so everyone is.
    */
-  static TrustPolicy trust(LaunchOptions options) throws StartupException {
-    if (options.trustedProxies().isPresent()) {
-      try {
-        return TrustPolicy.parse(options.trustedProxies().get());
-      } catch (IllegalArgumentException e) {
-        throw new StartupException("--trusted-proxies: " + e.getMessage(), e);
-      }
-    }
-    return options.onPlatform() ? TrustPolicy.trustAll() : TrustPolicy.trustNone();
+  static TrustPolicy trust(LaunchOptions options) {
+    return options
+        .trustedProxies()
+        .orElse(options.onPlatform() ? TrustPolicy.trustAll() : TrustPolicy.trustNone());
   }
 
   private static Handler createWebapp(
-      StagedApp app, RuntimeSelection selection, LaunchOptions options, AppEngineWebXml descriptor)
+      StagedApp app,
+      RuntimeSelection selection,
+      LaunchOptions options,
+      AppEngineWebXml descriptor,
+      WorkDirectory work)
       throws StartupException {
+    Path location = app.war() ? unpack(app, options, work) : app.location();
     try {
-      // Always a new directory of our own: Jetty empties the webapp's temp directory at start and
-      // deletes it at stop, which must never touch what else is in the directory the user named.
-      Path temp =
-          options.tempDirectory().isPresent()
-              ? Files.createTempDirectory(
-                  Files.createDirectories(options.tempDirectory().get()), "aerun-webapp-")
-              : Files.createTempDirectory("aerun-webapp-");
-      boolean jsp = JspUsage.needsJsp(app.location());
+      boolean jsp = JspUsage.needsJsp(location);
       if (!jsp) {
         log.info(
             app.displayName() + " has no JSP, tag file or tag library: JSP support is not started");
@@ -510,11 +564,11 @@ final class RuntimeStarter {
           WebappHost.load(selection.ee(), EeClassLoaders.forVersion(selection.ee(), jsp));
       Handler webapp =
           host.createWebapp(
-              new WebappSpec(app.location(), "/", temp)
+              new WebappSpec(location, "/", work.scratch())
                   .withSessions(WebappSessions.fromDescriptor(descriptor.sessionsEnabled()))
                   .withJsp(jsp));
       return new WarmupHandler(
-          StaticFiles.wrap(descriptor, webapp),
+          StaticFiles.wrap(descriptor, null, webapp, options.development()),
           warmupEnabled(descriptor),
           path -> host.mapsPath(webapp, path));
     } catch (IOException | RuntimeException e) {
@@ -525,6 +579,22 @@ final class RuntimeStarter {
               + " webapp: "
               + rootMessage(e),
           e);
+    }
+  }
+
+  /**
+   * Unpacks the WAR into the working directory: Jetty is only ever given an exploded app, whose
+   * every entry was checked (see {@link WarUnpacker}).
+   */
+  private static Path unpack(StagedApp app, LaunchOptions options, WorkDirectory work)
+      throws StartupException {
+    try {
+      WarUnpacker.unpack(app.location(), work.app(), options.warLimits(), work::deleting);
+      return work.app();
+    } catch (WarUnpacker.Refused e) {
+      throw new StartupException(app.location() + ": refused: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new StartupException(app.location() + ": cannot unpack the war: " + rootMessage(e), e);
     }
   }
 

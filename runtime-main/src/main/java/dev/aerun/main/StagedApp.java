@@ -45,8 +45,22 @@ record StagedApp(Path location, boolean war) {
       return Files.newInputStream(location.resolve(DESCRIPTOR));
     }
     ZipFile zip = new ZipFile(location.toFile());
-    ZipEntry entry = zip.getEntry(DESCRIPTOR);
-    InputStream in = zip.getInputStream(entry);
+    InputStream in;
+    try {
+      ZipEntry entry = zip.getEntry(DESCRIPTOR);
+      if (entry == null) {
+        throw new IOException("no " + DESCRIPTOR + " in this war");
+      }
+      in = zip.getInputStream(entry);
+    } catch (IOException | RuntimeException e) {
+      // The stream that would close the war was never made: close it here.
+      try {
+        zip.close();
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
     return new java.io.FilterInputStream(in) {
       @Override
       public void close() throws IOException {

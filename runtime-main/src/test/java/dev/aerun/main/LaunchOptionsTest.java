@@ -198,9 +198,56 @@ class LaunchOptionsTest {
 
   @Test
   void trustedProxiesOption() throws Exception {
+    var policy = parse(Map.of(), "--trusted-proxies", "10.0.0.0/8", "a").trustedProxies();
+    assertTrue(policy.orElseThrow().isTrusted(java.net.InetAddress.getByName("10.1.2.3")));
+    assertFalse(policy.orElseThrow().isTrusted(java.net.InetAddress.getByName("11.1.2.3")));
+  }
+
+  @Test
+  void badTrustedProxiesIsAUsageError() {
+    UsageException e =
+        assertThrows(
+            UsageException.class,
+            () -> parse(Map.of(), "--trusted-proxies", "10.0.0.0/8,not-an-address", "a"));
+    assertTrue(e.getMessage().startsWith("--trusted-proxies: "), e.getMessage());
+    assertTrue(e.getMessage().contains("not-an-address"), e.getMessage());
+  }
+
+  @Test
+  void badTrustedProxiesExitsWithTheUsageCode() {
+    var err = new java.io.ByteArrayOutputStream();
+    int exit =
+        Launcher.run(
+            Map.of(),
+            Map.of(),
+            new String[] {"--trusted-proxies", "10.0.0.999", "app"},
+            new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+            new java.io.PrintStream(err));
+    assertEquals(Launcher.EXIT_USAGE, exit, err.toString());
+    assertTrue(err.toString().startsWith("error: --trusted-proxies: "), err.toString());
+  }
+
+  @Test
+  void warLimits_default2GiBAnd100000Entries_optionsRaiseThem() throws Exception {
+    assertEquals(2L * 1024 * 1024 * 1024, parse(Map.of(), "a").warLimits().maxBytes());
+    assertEquals(100_000, parse(Map.of(), "a").warLimits().maxEntries());
+    LaunchOptions raised =
+        parse(Map.of(), "--max-war-size", "8g", "--max-war-entries", "250000", "a");
+    assertEquals(8L * 1024 * 1024 * 1024, raised.warLimits().maxBytes());
+    assertEquals(250_000, raised.warLimits().maxEntries());
     assertEquals(
-        Optional.of("10.0.0.0/8"),
-        parse(Map.of(), "--trusted-proxies", "10.0.0.0/8", "a").trustedProxies());
+        512L * 1024, parse(Map.of(), "--max-war-size", "512K", "a").warLimits().maxBytes());
+    assertEquals(1000, parse(Map.of(), "--max-war-size", "1000", "a").warLimits().maxBytes());
+  }
+
+  @Test
+  void badWarLimitsAreUsageErrors() {
+    for (String size : new String[] {"0", "-1", "2x", "g", "", "99999999999g"}) {
+      UsageException e =
+          assertThrows(UsageException.class, () -> parse(Map.of(), "--max-war-size", size, "a"));
+      assertTrue(e.getMessage().contains("--max-war-size"), e.getMessage());
+    }
+    assertThrows(UsageException.class, () -> parse(Map.of(), "--max-war-entries", "0", "a"));
   }
 
   @Test

@@ -689,8 +689,16 @@ public final class AppEngineWebXmlParser {
                         + code
                         + "\"; expected over_quota, dos_api_denial or timeout");
               }
-              b.staticErrorHandlers.add(
-                  new StaticErrorHandler(requiredAttr(c, "file"), Optional.ofNullable(code)));
+              String file = requiredAttr(c, "file");
+              if (isPrivatePath(file)) {
+                throw fail(
+                    c,
+                    "file \""
+                        + file
+                        + "\" is under WEB-INF or META-INF, which is never served;"
+                        + " a static error handler must be a public file of the app");
+              }
+              b.staticErrorHandlers.add(new StaticErrorHandler(file, Optional.ofNullable(code)));
             }
           }
           case "api-config" -> {
@@ -1091,6 +1099,17 @@ public final class AppEngineWebXmlParser {
         throw fail(n, "invalid latency \"" + v + "\"; expected automatic or e.g. 30ms or 1.5s");
       }
       return Optional.of(v);
+    }
+
+    /** A path with a {@code WEB-INF} or {@code META-INF} segment, any case, either separator. */
+    private static boolean isPrivatePath(String path) {
+      for (String segment : path.split("[/\\\\]")) {
+        String lower = segment.trim().toLowerCase(Locale.ROOT);
+        if (lower.equals("web-inf") || lower.equals("meta-inf")) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private long expiration(Node n, String v) throws DescriptorException {

@@ -291,6 +291,25 @@ class AppEngineWebXmlParserErrorsTest {
   }
 
   @Test
+  void staticErrorHandlerUnderWebInfOrMetaInfIsRejected() {
+    for (String file :
+        new String[] {
+          "WEB-INF/appengine-web.xml",
+          "/web-inf/web.xml",
+          "public/../WEB-INF/secret.html",
+          "META-INF\\MANIFEST.MF",
+          "a/Meta-Inf/x.html"
+        }) {
+      assertBodyError(
+          "<static-error-handlers>\n  <handler file=\"" + file + "\"/>\n</static-error-handlers>\n",
+          3,
+          3,
+          "handler",
+          "is under WEB-INF or META-INF");
+    }
+  }
+
+  @Test
   void unknownEgressSettingIsRejected() {
     assertBodyError(
         "<vpc-access-connector><name>c</name><egress-setting>some</egress-setting></vpc-access-connector>\n",

@@ -164,6 +164,16 @@ class LimitsTest {
   }
 
   @Test
+  void requestLineTooLongGets414() throws Exception {
+    String response =
+        Http.raw(
+            runtime.port(),
+            "GET /hello?q=" + "b".repeat(70 * 1024) + " HTTP/1.1\r\nHost: x\r\n\r\n");
+    assertTrue(response.startsWith("HTTP/1.1 414 "), response);
+    SampleAppTest.assertNoInternals(response);
+  }
+
+  @Test
   void malformedRequestGets400() throws Exception {
     String response = Http.raw(runtime.port(), "GARBAGE\r\n\r\n");
     assertTrue(response.startsWith("HTTP/1.1 400 "), response);

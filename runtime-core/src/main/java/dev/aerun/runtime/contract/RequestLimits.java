@@ -14,9 +14,10 @@ import org.eclipse.jetty.server.handler.SizeLimitHandler;
  *   <li>Response body over {@link #responseBodyLimit()} → 500 if the response is not committed yet,
  *       otherwise the stream is aborted (the client sees a truncated response). Lifted by {@code
  *       appengine.ignore.responseSizeLimit}.
- *   <li>Request line and headers over {@link #requestHeaderSize()} bytes → 431 (Jetty's parser). 64
- *       KiB: far above what browsers send (about 8 KiB) and what the platform front end forwards,
- *       but it bounds what one request can pin in memory.
+ *   <li>Request line over {@link #requestHeaderSize()} bytes → 414 URI Too Long, header section
+ *       over it → 431 Request Header Fields Too Large (Jetty's parser). 64 KiB: far above what
+ *       browsers send (about 8 KiB) and what the platform front end forwards, but it bounds what
+ *       one request can pin in memory.
  * </ul>
  *
  * @param requestBodyLimit request body limit in bytes, or -1 for none

@@ -51,7 +51,9 @@ final class ErrorPages {
     handlers.forEach(
         (code, file) -> {
           Path path = root.resolve(file.replaceFirst("^/+", "")).normalize();
-          if (!path.startsWith(root) || !Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+          if (!path.startsWith(root)
+              || !Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)
+              || !isPublic(root, path)) {
             throw new IllegalArgumentException(
                 "<static-error-handlers>: the "
                     + code
@@ -75,6 +77,22 @@ final class ErrorPages {
           }
         });
     return new ErrorPages(pages);
+  }
+
+  /**
+   * Whether {@code file}, with every link on its way resolved, is still in the app and outside
+   * {@code WEB-INF}/{@code META-INF}: a linked directory must not lead an error page there.
+   */
+  private static boolean isPublic(Path root, Path file) {
+    try {
+      Path realRoot = root.toRealPath();
+      Path real = file.toRealPath();
+      return real.startsWith(realRoot)
+          && !StaticFileRules.neverStatic(
+              "/" + realRoot.relativize(real).toString().replace('\\', '/'));
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** The page answering {@code status}, or null to use the server's plain error answer. */

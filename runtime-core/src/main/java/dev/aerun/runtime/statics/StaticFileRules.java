@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Which files of an app are static, and with what caching headers, from the descriptor's {@code
@@ -33,9 +32,17 @@ import java.util.regex.Pattern;
  * </ul>
  */
 public final class StaticFileRules {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(StaticFileRules.class);
 
   /** The expiration of a static file when neither its include nor the descriptor gives one. */
   public static final long PLATFORM_DEFAULT_EXPIRATION_SECONDS = 600;
+
+  /**
+   * The longest expiration served, a year (the platform's maximum, and HTTP's advice for {@code
+   * Expires}): a longer one in the descriptor is served as a year, with a warning at start-up.
+   */
+  public static final long MAX_EXPIRATION_SECONDS = 365L * 24 * 60 * 60;
 
   /**
    * How one static file is served.
@@ -44,19 +51,20 @@ public final class StaticFileRules {
    * @param httpHeaders extra response headers from the include, file order
    */
   public record Rule(long expirationSeconds, Map<String, String> httpHeaders) {
-    /** Copies the headers. */
+    /** Copies the headers; clamps the expiration to {@code 0..}{@link #MAX_EXPIRATION_SECONDS}. */
     public Rule {
+      expirationSeconds = Math.max(0, Math.min(expirationSeconds, MAX_EXPIRATION_SECONDS));
       httpHeaders = Collections.unmodifiableMap(new LinkedHashMap<>(httpHeaders));
     }
   }
 
-  private record Include(Pattern pattern, Rule rule) {}
+  private record Include(PathGlob pattern, Rule rule) {}
 
   private final String publicRoot;
   private final List<Include> includes;
-  private final List<Pattern> excludes;
+  private final List<PathGlob> excludes;
 
-  private StaticFileRules(String publicRoot, List<Include> includes, List<Pattern> excludes) {
+  private StaticFileRules(String publicRoot, List<Include> includes, List<PathGlob> excludes) {
     this.publicRoot = publicRoot;
     this.includes = List.copyOf(includes);
     this.excludes = List.copyOf(excludes);
@@ -66,19 +74,26 @@ public final class StaticFileRules {
   public static StaticFileRules from(AppEngineWebXml descriptor) {
     long defaultExpiration =
         descriptor.defaultExpirationSeconds().orElse(PLATFORM_DEFAULT_EXPIRATION_SECONDS);
+    warnIfClamped(defaultExpiration, "<default-expiration>");
     AppEngineWebXml.StaticFiles files = descriptor.staticFiles();
     List<Include> includes = new ArrayList<>();
     if (files.includesEverything()) {
       includes.add(new Include(glob("/**"), new Rule(defaultExpiration, Map.of())));
     }
     for (StaticInclude include : files.includes()) {
+      include
+          .expirationSeconds()
+          .ifPresent(
+              seconds ->
+                  warnIfClamped(
+                      seconds, "the expiration of <include path=\"" + include.path() + "\">"));
       includes.add(
           new Include(
               glob(include.path()),
               new Rule(
                   include.expirationSeconds().orElse(defaultExpiration), include.httpHeaders())));
     }
-    List<Pattern> excludes = new ArrayList<>();
+    List<PathGlob> excludes = new ArrayList<>();
     for (String exclude : files.excludes()) {
       excludes.add(glob(exclude));
     }
@@ -101,13 +116,13 @@ public final class StaticFileRules {
     if (neverStatic(path) || neverStatic(publicRoot + path)) {
       return Optional.empty();
     }
-    for (Pattern exclude : excludes) {
-      if (exclude.matcher(path).matches()) {
+    for (PathGlob exclude : excludes) {
+      if (exclude.matches(path)) {
         return Optional.empty();
       }
     }
     for (Include include : includes) {
-      if (include.pattern().matcher(path).matches()) {
+      if (include.pattern().matches(path)) {
         return Optional.of(include.rule());
       }
     }
@@ -128,31 +143,16 @@ public final class StaticFileRules {
     return lower.endsWith(".jsp") || lower.endsWith(".jspx");
   }
 
-  /** Compiles an App Engine path glob into an anchored regular expression. */
-  static Pattern glob(String glob) {
-    String path = glob.startsWith("/") ? glob : "/" + glob;
-    StringBuilder regex = new StringBuilder();
-    int i = 0;
-    while (i < path.length()) {
-      char c = path.charAt(i);
-      if (c == '*') {
-        if (i + 1 < path.length() && path.charAt(i + 1) == '*') {
-          regex.append(".*");
-          i += 2;
-        } else {
-          regex.append("[^/]*");
-          i++;
-        }
-        continue;
-      }
-      int end = i;
-      while (end < path.length() && path.charAt(end) != '*') {
-        end++;
-      }
-      regex.append(Pattern.quote(path.substring(i, end)));
-      i = end;
+  /** Compiles an App Engine path glob (see {@link PathGlob}). */
+  static PathGlob glob(String glob) {
+    return PathGlob.compile(glob);
+  }
+
+  private static void warnIfClamped(long seconds, String what) {
+    if (seconds > MAX_EXPIRATION_SECONDS) {
+      LOG.warn(
+          "{} is {} seconds, more than a year: static files are served with a year", what, seconds);
     }
-    return Pattern.compile(regex.toString());
   }
 
   private static String normalizeRoot(Optional<String> root) {

@@ -22,14 +22,15 @@ public final class StaticFiles {
 
   /**
    * A handler answering {@code webapp}'s static files itself and passing everything else to it. The
-   * files are found in the webapp's base resource once it has started (so a WAR is read where Jetty
-   * unpacked it).
+   * files are found in the webapp's base resource once it has started (so a WAR is read where it
+   * was unpacked), and kept in memory once read (see {@link #wrap(AppEngineWebXml, Path, Handler,
+   * boolean)}).
    *
    * @param descriptor the app's {@code appengine-web.xml}
    * @param webapp the webapp's context handler (or a handler containing it)
    */
   public static Handler.Wrapper wrap(AppEngineWebXml descriptor, Handler webapp) {
-    return wrap(descriptor, null, webapp);
+    return wrap(descriptor, null, webapp, false);
   }
 
   /**
@@ -37,12 +38,30 @@ public final class StaticFiles {
    * exploded app directory); null means the webapp's base resource.
    */
   public static Handler.Wrapper wrap(AppEngineWebXml descriptor, Path appRoot, Handler webapp) {
+    return wrap(descriptor, appRoot, webapp, false);
+  }
+
+  /**
+   * As {@link #wrap(AppEngineWebXml, Path, Handler)}.
+   *
+   * @param development false (production): a static file's content, {@code ETag} and precompressed
+   *     variant are read once and kept in memory, within a bound taken from the heap, as the static
+   *     set is fixed at start-up; true (development, files edited while the app runs): every
+   *     request reads the file as it is now
+   */
+  public static Handler.Wrapper wrap(
+      AppEngineWebXml descriptor, Path appRoot, Handler webapp, boolean development) {
     Objects.requireNonNull(descriptor, "descriptor");
     Objects.requireNonNull(webapp, "webapp");
     Map<String, String> errorHandlers = new LinkedHashMap<>();
     for (AppEngineWebXml.StaticErrorHandler handler : descriptor.staticErrorHandlers()) {
       errorHandlers.put(handler.errorCode().orElse(ErrorPages.DEFAULT), handler.file());
     }
-    return new StaticFilesHandler(StaticFileRules.from(descriptor), appRoot, errorHandlers, webapp);
+    return new StaticFilesHandler(
+        StaticFileRules.from(descriptor),
+        appRoot,
+        errorHandlers,
+        webapp,
+        development ? 0 : StaticFilesHandler.cacheBytesForHeap(Runtime.getRuntime().maxMemory()));
   }
 }

@@ -12,6 +12,7 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.MimeTypes;
+import org.eclipse.jetty.http.content.CachingHttpContentFactory;
 import org.eclipse.jetty.http.content.HttpContent;
 import org.eclipse.jetty.http.content.PreCompressedHttpContentFactory;
 import org.eclipse.jetty.http.content.ResourceHttpContentFactory;
@@ -39,6 +40,11 @@ import org.slf4j.LoggerFactory;
  * precompressed {@code .gz} variants are handled by Jetty's {@link ResourceService}. Only {@code
  * GET} and {@code HEAD} are allowed on a static file (405 otherwise). Error answers use the app's
  * {@code static-error-handlers} page when it has one.
+ *
+ * <p>With a cache (production), what was read of a file (its bytes if small enough, its {@code
+ * ETag}, its precompressed variant, or that it is missing) is kept in memory within a byte bound,
+ * so a static request does not touch the disk again; without one (development) every request reads
+ * the file as it is.
  */
 public final class StaticFilesHandler extends Handler.Wrapper {
   private static final Logger LOG = LoggerFactory.getLogger(StaticFilesHandler.class);
@@ -48,6 +54,7 @@ public final class StaticFilesHandler extends Handler.Wrapper {
   private final StaticFileRules rules;
   private final Path appRoot;
   private final Map<String, String> errorHandlers;
+  private final long cacheBytes;
 
   /** The index and how to serve it, swapped as one so a request sees a consistent pair. */
   private volatile Service service;
@@ -59,13 +66,28 @@ public final class StaticFilesHandler extends Handler.Wrapper {
    * @param errorHandlers {@code static-error-handlers}: error code ({@code default} for the one
    *     without) to the file, relative to the app root
    * @param webapp the handler non-static requests go to
+   * @param cacheBytes how many bytes of file content may be kept in memory; 0 for no cache at all
+   *     (every request reads the file)
    */
   StaticFilesHandler(
-      StaticFileRules rules, Path appRoot, Map<String, String> errorHandlers, Handler webapp) {
+      StaticFileRules rules,
+      Path appRoot,
+      Map<String, String> errorHandlers,
+      Handler webapp,
+      long cacheBytes) {
     super(webapp);
     this.rules = Objects.requireNonNull(rules, "rules");
     this.appRoot = appRoot;
     this.errorHandlers = Map.copyOf(errorHandlers);
+    this.cacheBytes = cacheBytes;
+  }
+
+  /**
+   * The cache bound for a JVM of {@code maxHeapBytes}: a sixteenth of the heap, between 4 and 64
+   * MiB (32 MiB for a 512 MiB heap).
+   */
+  static long cacheBytesForHeap(long maxHeapBytes) {
+    return Math.max(4L << 20, Math.min(64L << 20, maxHeapBytes / 16));
   }
 
   @Override
@@ -88,13 +110,23 @@ public final class StaticFilesHandler extends Handler.Wrapper {
             : context.getMimeTypes();
     ByteBufferPool.Sized buffers =
         new ByteBufferPool.Sized(getServer().getByteBufferPool(), false, 32 * 1024);
-    service = new Service(built, mimeTypes, buffers, errorPages);
-    LOG.info("{} static paths under {}", built.size(), built.publicRoot());
+    service = new Service(built, mimeTypes, buffers, errorPages, cacheBytes);
+    LOG.info(
+        "{} static paths under {}, {}",
+        built.size(),
+        built.publicRoot(),
+        cacheBytes > 0
+            ? "kept in memory up to " + (cacheBytes >> 20) + " MiB"
+            : "read from disk on every request");
   }
 
   @Override
   protected void doStop() throws Exception {
+    Service stopped = service;
     service = null;
+    if (stopped != null && stopped.cache != null) {
+      stopped.cache.flushCache(); // gives the cached buffers back to the pool
+    }
     super.doStop();
   }
 
@@ -153,13 +185,15 @@ public final class StaticFilesHandler extends Handler.Wrapper {
   /** Jetty's resource service over the index, with the app's error pages. */
   private static final class Service extends ResourceService {
     final StaticFileIndex index;
+    final CachingHttpContentFactory cache;
     private final ErrorPages errorPages;
 
     Service(
         StaticFileIndex index,
         MimeTypes mimeTypes,
         ByteBufferPool.Sized buffers,
-        ErrorPages errorPages) {
+        ErrorPages errorPages,
+        long cacheBytes) {
       this.index = index;
       this.errorPages = errorPages;
       ResourceFactory files = ResourceFactory.root();
@@ -172,6 +206,15 @@ public final class StaticFilesHandler extends Handler.Wrapper {
             HttpContent content = resources.getContent(path);
             return content == null || content.getResource().isAlias() ? null : content;
           };
+      if (cacheBytes > 0) {
+        // Above the link check, so only what may be served is kept (a refusal is kept as missing).
+        cache = new CachingHttpContentFactory(factory, buffers);
+        cache.setMaxCacheSize(cacheBytes);
+        cache.setMaxCachedFileSize((int) Math.min(cacheBytes / 8, 4L << 20));
+        factory = cache;
+      } else {
+        cache = null;
+      }
       List<CompressedContentFormat> compressed = List.of(CompressedContentFormat.GZIP);
       setHttpContentFactory(new PreCompressedHttpContentFactory(factory, compressed));
       setPrecompressedFormats(compressed);

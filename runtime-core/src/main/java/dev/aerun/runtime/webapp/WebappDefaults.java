@@ -9,6 +9,8 @@ import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.http.pathmap.PathSpecGroup;
+import org.eclipse.jetty.server.AllowedResourceAliasChecker;
+import org.eclipse.jetty.server.handler.ContextHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +69,19 @@ public final class WebappDefaults {
    * an app's directories; an app's own {@code <context-param>} still wins.
    */
   public static final String DIR_ALLOWED_PARAMETER = "org.eclipse.jetty.servlet.Default.dirAllowed";
+
+  /**
+   * Makes {@code context} (the core context of a webapp, whatever its EE version) serve a resource
+   * reached through a symbolic link only if the link's real target is inside the app and not under
+   * a protected directory ({@code WEB-INF}, {@code META-INF}). Jetty's default ({@link
+   * org.eclipse.jetty.server.SymlinkAllowedResourceAliasChecker}) follows any link whose own path
+   * is allowed, so {@code css/passwd -> /etc/passwd} or {@code pub -> WEB-INF} would be served by
+   * the app's default servlet.
+   */
+  public static void restrictAliases(ContextHandler context) {
+    context.clearAliasChecks();
+    context.addAliasCheck(new AllowedResourceAliasChecker(context));
+  }
 
   /** Whether a servlet mapping names paths of the app's own: exact or prefix, not the default. */
   public static boolean isOwnMapping(PathSpec mapping) {

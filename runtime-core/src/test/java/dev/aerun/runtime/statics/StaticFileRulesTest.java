@@ -2,12 +2,14 @@ package dev.aerun.runtime.statics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.appengine.descriptor.AppEngineWebXml;
 import dev.aerun.appengine.descriptor.AppEngineWebXmlParser;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +68,56 @@ class StaticFileRulesTest {
     assertTrue(deep.match("/a.png").isPresent());
     assertTrue(deep.match("/img/sub/a.png").isPresent());
     assertFalse(deep.match("/a.pngx").isPresent());
+  }
+
+  @Test
+  void pathologicalGlobOfManyDoubleStarsFinishes() throws Exception {
+    // As a regular expression (.*a){40}b this backtracks for longer than anyone waits.
+    String pattern = "/" + "**a".repeat(40) + "b";
+    StaticFileRules rules =
+        rules("<static-files><include path=\"" + pattern + "\"/></static-files>");
+    String path = "/" + "a".repeat(5000);
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(60), () -> assertFalse(rules.match(path).isPresent()));
+    assertTrue(rules.match(path + "b").isPresent());
+    StaticFileRules slashes =
+        rules("<static-files><exclude path=\"/" + "**".repeat(200) + "/x\"/></static-files>");
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(60),
+        () -> assertTrue(slashes.match("/a".repeat(3000) + "/y").isPresent()));
+    assertFalse(slashes.match("/a/b/x").isPresent());
+  }
+
+  @Test
+  void globsMatchLikeThePlatform() {
+    assertTrue(StaticFileRules.glob("/**").matches("/"));
+    assertTrue(StaticFileRules.glob("/**").matches("/a/b/c"));
+    assertTrue(StaticFileRules.glob("*.css").matches("/a.css"));
+    assertFalse(StaticFileRules.glob("*.css").matches("/d/a.css"));
+    assertTrue(StaticFileRules.glob("/a/*/c").matches("/a/b/c"));
+    assertTrue(StaticFileRules.glob("/a/*/c").matches("/a//c"));
+    assertFalse(StaticFileRules.glob("/a/*/c").matches("/a/b/b/c"));
+    assertTrue(StaticFileRules.glob("/a/**/c").matches("/a/b/b/c"));
+    assertTrue(StaticFileRules.glob("/a**c").matches("/ac"));
+    assertFalse(StaticFileRules.glob("/abc").matches("/ab"));
+    assertFalse(StaticFileRules.glob("/ab").matches("/abc"));
+    assertTrue(StaticFileRules.glob("/x***y").matches("/x/z/y"));
+  }
+
+  @Test
+  void hugeExpirationIsServedAsAYear() throws Exception {
+    long year = 365L * 24 * 60 * 60;
+    assertEquals(year, StaticFileRules.MAX_EXPIRATION_SECONDS);
+    StaticFileRules rules =
+        rules(
+            "<default-expiration>99999999999999d</default-expiration>"
+                + "<static-files><include path=\"/a/**\" expiration=\"400d\"/>"
+                + "<include path=\"/b/**\" expiration=\"365d\"/>"
+                + "<include path=\"/c/**\"/></static-files>");
+    assertEquals(year, rules.match("/a/x").orElseThrow().expirationSeconds());
+    assertEquals(year, rules.match("/b/x").orElseThrow().expirationSeconds());
+    assertEquals(year, rules.match("/c/x").orElseThrow().expirationSeconds());
+    assertEquals(10, new StaticFileRules.Rule(10, Map.of()).expirationSeconds());
   }
 
   @Test

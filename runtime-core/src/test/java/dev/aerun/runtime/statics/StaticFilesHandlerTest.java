@@ -316,6 +316,57 @@ class StaticFilesHandlerTest {
   }
 
   @Test
+  void servedFileIsKeptInMemory_withItsValidatorsRangesAndPrecompressedVariant() throws Exception {
+    HttpTester.Response first = get("/css/site.css");
+    HttpTester.Response firstGzip = get("/css/site.css", "Accept-Encoding: gzip");
+    assertEquals("gzip", firstGzip.get("Content-Encoding"));
+
+    // Read once: what follows no longer needs the disk.
+    Files.delete(app.resolve("css/site.css"));
+    Files.delete(app.resolve("css/site.css.gz"));
+
+    HttpTester.Response again = get("/css/site.css");
+    assertEquals(200, again.getStatus());
+    assertEquals(CSS, again.getContent());
+    assertEquals(first.get("ETag"), again.get("ETag"));
+    assertEquals(first.get("Last-Modified"), again.get("Last-Modified"));
+    assertEquals(304, get("/css/site.css", "If-None-Match: " + first.get("ETag")).getStatus());
+    HttpTester.Response range = get("/css/site.css", "Range: bytes=0-3");
+    assertEquals(206, range.getStatus());
+    assertEquals("body", range.getContent());
+    HttpTester.Response gzip = get("/css/site.css", "Accept-Encoding: gzip");
+    assertEquals(200, gzip.getStatus());
+    assertEquals("gzip", gzip.get("Content-Encoding"));
+    assertArrayEquals(firstGzip.getContentBytes(), gzip.getContentBytes());
+  }
+
+  @Test
+  void inDevelopmentAChangedFileIsServedFresh() throws Exception {
+    server.stop();
+    server.setHandler(
+        StaticFiles.wrap(
+            StaticFileRulesTest.descriptor("<static-files><include path=\"/**\"/></static-files>"),
+            app,
+            new App(),
+            true));
+    server.start();
+    HttpTester.Response before = get("/docs/index.html");
+    assertEquals("docs home", before.getContent());
+
+    write("docs/index.html", "docs home, edited");
+    Files.setLastModifiedTime(
+        app.resolve("docs/index.html"),
+        java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5_000));
+
+    HttpTester.Response after = get("/docs/index.html");
+    assertEquals(200, after.getStatus());
+    assertEquals("docs home, edited", after.getContent());
+    assertTrue(!before.get("ETag").equals(after.get("ETag")), after.get("ETag"));
+    Files.delete(app.resolve("docs/index.html"));
+    assertEquals(404, get("/docs/index.html").getStatus());
+  }
+
+  @Test
   void fileAddedAfterStartIsNotStatic() throws Exception {
     write("late.txt", "late");
     assertEquals("app:/late.txt", get("/late.txt").getContent());

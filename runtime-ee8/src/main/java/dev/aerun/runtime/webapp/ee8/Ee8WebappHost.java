@@ -68,6 +68,7 @@ public final class Ee8WebappHost implements WebappHost {
     webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
     webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);
     webapp.setInitParameter(WebappDefaults.DIR_ALLOWED_PARAMETER, "false");
+    WebappDefaults.restrictAliases(webapp.getCoreContextHandler());
     // Added on top of the ServiceLoader defaults so they are on whatever the classpath discovers.
     if (spec.jsp()) {
       webapp.setAttribute(
