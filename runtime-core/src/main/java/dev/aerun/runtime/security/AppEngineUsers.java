@@ -73,6 +73,18 @@ public final class AppEngineUsers {
     };
   }
 
+  /**
+   * Whether {@code constraint} needs a user (a role, or any signed-in user): what makes a webapp
+   * need the login service. Jetty's own default constraints only forbid methods.
+   */
+  public static boolean needsUser(Constraint constraint) {
+    return constraint != null
+        && switch (constraint.getAuthorization()) {
+          case ANY_USER, KNOWN_ROLE, SPECIFIC_ROLE -> true;
+          default -> false;
+        };
+  }
+
   /** The full URL of {@code request}, the one to come back to after signing in. */
   public static String requestUrl(Request request) {
     return request.getHttpURI().asString();

@@ -13,8 +13,9 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * The servlet security of an EE10 webapp with App Engine's login (see {@link
- * dev.aerun.runtime.security}), installed only when {@code web.xml} declares constraints or a
- * {@code <login-config>}; otherwise it is Jetty's own, untouched.
+ * dev.aerun.runtime.security}), installed only when {@code web.xml} has constraints that need a
+ * user or a {@code <login-config>}; otherwise it is Jetty's own, untouched (but for a transport
+ * guarantee's redirect, which goes to {@code https} on the default port).
  */
 final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
   private final LoginUrls urls;
@@ -25,9 +26,9 @@ final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
 
   @Override
   protected void doStart() throws Exception {
-    if (!getConstraintMappings().isEmpty()
-        || getAuthenticationType() != null
-        || getRealmName() != null) {
+    boolean needsUser =
+        getConstraintMappings().stream().anyMatch(m -> AppEngineUsers.needsUser(m.getConstraint()));
+    if (needsUser || getAuthenticationType() != null || getRealmName() != null) {
       // Any <login-config> method deploys: the platform ignores it, and so does this authenticator.
       setLoginService(new AppEngineLoginService());
       setAuthenticator(new AppEngineAuthenticator(urls));

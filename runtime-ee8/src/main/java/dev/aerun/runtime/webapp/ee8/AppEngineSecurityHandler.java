@@ -22,9 +22,10 @@ import org.eclipse.jetty.ee8.security.authentication.LoginAuthenticator;
 
 /**
  * The servlet security of an EE8 webapp with App Engine's login (see {@link
- * dev.aerun.runtime.security}), installed only when {@code web.xml} declares constraints or a
- * {@code <login-config>}; otherwise it is Jetty's own, untouched. EE8 has its own authenticator
- * types; the decisions are the core package's.
+ * dev.aerun.runtime.security}), installed only when {@code web.xml} has constraints that need a
+ * user or a {@code <login-config>}; otherwise it is Jetty's own, untouched (but for a transport
+ * guarantee's redirect, which goes to {@code https} on the default port). EE8 has its own
+ * authenticator types; the decisions are the core package's.
  */
 final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
   private final LoginUrls urls;
@@ -36,7 +37,14 @@ final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
 
   @Override
   protected void doStart() throws Exception {
-    if (!getConstraintMappings().isEmpty() || getAuthMethod() != null || getRealmName() != null) {
+    boolean needsUser =
+        getConstraintMappings().stream()
+            .anyMatch(
+                m ->
+                    m.getConstraint() != null
+                        && m.getConstraint().getAuthenticate()
+                        && !m.getConstraint().isForbidden());
+    if (needsUser || getAuthMethod() != null || getRealmName() != null) {
       // Any <login-config> method deploys: the platform ignores it, and so does this authenticator.
       setLoginService(new AppEngineLoginService());
       setAuthenticator(new Authenticator(urls));
@@ -58,8 +66,7 @@ final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
   protected boolean checkUserDataPermissions(
       String pathInContext, Request request, Response response, RoleInfo roleInfo)
       throws IOException {
-    if (installed
-        && roleInfo != null
+    if (roleInfo != null
         && !roleInfo.isForbidden()
         && !request.isSecure()
         && (roleInfo.getUserDataConstraint() == UserDataConstraint.Confidential
