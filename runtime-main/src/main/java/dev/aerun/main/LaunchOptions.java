@@ -6,6 +6,7 @@ import dev.aerun.runtime.contract.TrustPolicy;
 import dev.aerun.runtime.lifecycle.Durations;
 import dev.aerun.runtime.logging.LogFormat;
 import dev.aerun.runtime.logging.RuntimeLogs;
+import dev.aerun.runtime.security.LoginUrls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -92,6 +93,7 @@ public final class LaunchOptions {
   private final Optional<Duration> queueTimeout;
   private final Optional<Long> relaunchedAt;
   private final WarUnpacker.Limits warLimits;
+  private final LoginUrls loginUrls;
 
   private LaunchOptions(Builder b) {
     this.app = Optional.ofNullable(b.app);
@@ -114,6 +116,7 @@ public final class LaunchOptions {
     this.queueTimeout = Optional.ofNullable(b.queueTimeout);
     this.relaunchedAt = Optional.ofNullable(b.relaunchedAt);
     this.warLimits = new WarUnpacker.Limits(b.maxWarBytes, b.maxWarEntries);
+    this.loginUrls = new LoginUrls(b.loginUrl, b.logoutUrl);
   }
 
   /**
@@ -201,6 +204,8 @@ public final class LaunchOptions {
         case "--queue-timeout" -> b.queueTimeout = parseDuration(value(rest, arg), arg);
         case "--max-war-size" -> b.maxWarBytes = parseSize(value(rest, arg), arg);
         case "--max-war-entries" -> b.maxWarEntries = parseCount(value(rest, arg), arg, 1);
+        case "--login-url" -> b.loginUrl = parseUrlTemplate(value(rest, arg), arg, true);
+        case "--logout-url" -> b.logoutUrl = parseUrlTemplate(value(rest, arg), arg, false);
         default -> {
           if (arg.startsWith("-")) {
             throw new UsageException("unknown option " + arg + " (see --help)");
@@ -221,6 +226,18 @@ public final class LaunchOptions {
           "no app given: name an exploded app directory or a .war, or set " + APP_VARIABLE);
     }
     return new LaunchOptions(b);
+  }
+
+  /** A login or logout URL template (see {@link LoginUrls}). */
+  private static String parseUrlTemplate(String value, String option, boolean login)
+      throws UsageException {
+    try {
+      return login
+          ? new LoginUrls(value, LoginUrls.DEFAULT_LOGOUT).login()
+          : new LoginUrls(LoginUrls.DEFAULT_LOGIN, value).logout();
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(option + ": " + e.getMessage());
+    }
   }
 
   /** Each legacy-mode option belongs to one role; a split needs its address. */
@@ -431,6 +448,14 @@ public final class LaunchOptions {
     return trustedProxies;
   }
 
+  /**
+   * Where App Engine's login sends anonymous users of protected paths ({@code --login-url}), and
+   * what the Users API's logout URL is ({@code --logout-url}).
+   */
+  public LoginUrls loginUrls() {
+    return loginUrls;
+  }
+
   /** True when the app should see {@code com.google.appengine.runtime.environment=Development}. */
   public boolean development() {
     return development;
@@ -538,7 +563,13 @@ public final class LaunchOptions {
         "                          the platform, i.e. when GAE_ENV is set; nobody elsewhere)",
         "  --temp-dir DIR          where to make the runtime's own working directory (the app",
         "                          unpacked, JSPs compiled), removed at exit",
-        "  --development           the app sees runtime.environment=Development",
+        "  --development           the app sees runtime.environment=Development, and a",
+        "                          login page at /_ah/login picks the signed-in user",
+        "  --login-url TEMPLATE    where anonymous requests to paths web.xml protects are",
+        "                          redirected; {continue} is replaced by the encoded URL",
+        "                          to return to (default /_ah/login?continue={continue})",
+        "  --logout-url TEMPLATE   the Users API's logout URL (default",
+        "                          /_ah/logout?continue={continue})",
         "  --log-format F          json (Cloud Logging's structured JSON), text, or auto:",
         "                          text on a terminal, else json (default auto; also",
         "                          -D"
@@ -610,5 +641,7 @@ public final class LaunchOptions {
     Long relaunchedAt;
     long maxWarBytes = WarUnpacker.DEFAULT_MAX_BYTES;
     int maxWarEntries = WarUnpacker.DEFAULT_MAX_ENTRIES;
+    String loginUrl = LoginUrls.DEFAULT_LOGIN;
+    String logoutUrl = LoginUrls.DEFAULT_LOGOUT;
   }
 }

@@ -14,6 +14,7 @@ import dev.aerun.rpc.LegacyRpcRuntimeServer;
 import dev.aerun.rpc.LegacyRpcServer;
 import dev.aerun.rpc.front.FrontServer;
 import dev.aerun.rpc.transport.RpcTransport;
+import dev.aerun.runtime.apis.ApiProxyHandler;
 import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.contract.TrustPolicy;
@@ -21,6 +22,7 @@ import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.lifecycle.Durations;
 import dev.aerun.runtime.lifecycle.WarmupHandler;
 import dev.aerun.runtime.load.Capacity;
+import dev.aerun.runtime.security.DevLoginHandler;
 import dev.aerun.runtime.sessions.WebappSessions;
 import dev.aerun.runtime.statics.StaticFiles;
 import dev.aerun.runtime.webapp.JspUsage;
@@ -566,11 +568,19 @@ final class RuntimeStarter {
           host.createWebapp(
               new WebappSpec(location, "/", work.scratch())
                   .withSessions(WebappSessions.fromDescriptor(descriptor.sessionsEnabled()))
-                  .withJsp(jsp));
-      return new WarmupHandler(
-          StaticFiles.wrap(descriptor, null, webapp, options.development()),
-          warmupEnabled(descriptor),
-          path -> host.mapsPath(webapp, path));
+                  .withJsp(jsp)
+                  .withLogin(options.loginUrls()));
+      Handler served =
+          new WarmupHandler(
+              StaticFiles.wrap(
+                  descriptor,
+                  null,
+                  withAppEngineApis(webapp, app, descriptor, options),
+                  options.development()),
+              warmupEnabled(descriptor),
+              path -> host.mapsPath(webapp, path));
+      // Development only: anyone may pick a user there, so production never has the page.
+      return options.development() ? new DevLoginHandler(served) : served;
     } catch (IOException | RuntimeException e) {
       throw new StartupException(
           app.displayName()
@@ -596,6 +606,24 @@ final class RuntimeStarter {
     } catch (IOException e) {
       throw new StartupException(app.location() + ": cannot unpack the war: " + rootMessage(e), e);
     }
+  }
+
+  /**
+   * {@code webapp} with the App Engine API SDK's per-request environment when the descriptor turns
+   * {@code <app-engine-apis>} on (with the one warning that most of those services are not here).
+   */
+  private static Handler withAppEngineApis(
+      Handler webapp, StagedApp app, AppEngineWebXml descriptor, LaunchOptions options) {
+    if (!descriptor.appEngineApis()) {
+      return webapp;
+    }
+    log.warning(
+        app.displayName()
+            + ": <app-engine-apis> is on: the Users API, the app's ids and the request deadline"
+            + " work through ApiProxy; calls to App Engine's other services (Datastore, Memcache,"
+            + " Task Queue, Mail ...) fail at once: use the Google Cloud client libraries");
+    return new ApiProxyHandler(
+        webapp, environment(descriptor, options), options.loginUrls(), app.displayName());
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.aerun.runtime.webapp;
 
+import dev.aerun.runtime.security.LoginUrls;
 import dev.aerun.runtime.sessions.WebappSessions;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,21 +16,31 @@ import java.util.Objects;
  * @param sessions whether the app has HTTP sessions, and their store
  * @param jsp whether JSP support starts with the app (Jasper, its TLD scan and the {@code jsp}
  *     servlet); off only for an app {@link JspUsage} finds nothing for JSP in
+ * @param login where the App Engine login of an app with {@code <security-constraint>}s sends
+ *     anonymous users (see {@link dev.aerun.runtime.security})
  */
 public record WebappSpec(
     Path appLocation,
     String contextPath,
     Path tempDirectory,
     WebappSessions sessions,
-    boolean jsp) {
+    boolean jsp,
+    LoginUrls login) {
 
   /** A spec with Jetty's stock sessions (enabled, in memory) and JSP support. */
   public WebappSpec(Path appLocation, String contextPath, Path tempDirectory) {
-    this(appLocation, contextPath, tempDirectory, WebappSessions.inMemory(), true);
+    this(
+        appLocation,
+        contextPath,
+        tempDirectory,
+        WebappSessions.inMemory(),
+        true,
+        LoginUrls.defaults());
   }
 
   public WebappSpec {
     Objects.requireNonNull(sessions, "sessions");
+    Objects.requireNonNull(login, "login");
     Objects.requireNonNull(appLocation, "appLocation");
     Objects.requireNonNull(contextPath, "contextPath");
     Objects.requireNonNull(tempDirectory, "tempDirectory");
@@ -49,11 +60,16 @@ public record WebappSpec(
 
   /** This spec with other session settings. */
   public WebappSpec withSessions(WebappSessions newSessions) {
-    return new WebappSpec(appLocation, contextPath, tempDirectory, newSessions, jsp);
+    return new WebappSpec(appLocation, contextPath, tempDirectory, newSessions, jsp, login);
   }
 
   /** This spec with JSP support on or off. */
   public WebappSpec withJsp(boolean newJsp) {
-    return new WebappSpec(appLocation, contextPath, tempDirectory, sessions, newJsp);
+    return new WebappSpec(appLocation, contextPath, tempDirectory, sessions, newJsp, login);
+  }
+
+  /** This spec with other login URLs. */
+  public WebappSpec withLogin(LoginUrls newLogin) {
+    return new WebappSpec(appLocation, contextPath, tempDirectory, sessions, jsp, newLogin);
   }
 }

@@ -146,6 +146,41 @@ public abstract class WebappHostContract {
     assertFalse(get(port, "/loop.jsp").body().contains("1,2,3,"));
   }
 
+  @Test
+  void loginServiceOnlyWhereWebXmlDeclaresConstraints() throws Exception {
+    EeVersion version = version();
+    int port = start(version, writeApp(version, "", "unprotected"));
+    assertEquals(200, get(port, "/").statusCode());
+    assertFalse(
+        server.dump().contains("AppEngineLoginService"), "nothing added without constraints");
+  }
+
+  @Test
+  void anyLoginConfigDeploys_andAnonymousUsersOfProtectedPathsGoToTheLoginUrl() throws Exception {
+    EeVersion version = version();
+    String security =
+        "<security-constraint><web-resource-collection><web-resource-name>a</web-resource-name>"
+            + "<url-pattern>/index.html</url-pattern></web-resource-collection>"
+            + "<auth-constraint><role-name>admin</role-name></auth-constraint>"
+            + "</security-constraint>"
+            + "<login-config><auth-method>BASIC</auth-method><realm-name>r</realm-name>"
+            + "</login-config>";
+    int port = start(version, writeApp(version, security, "protected"));
+    assertTrue(server.dump().contains("AppEngineLoginService"));
+    HttpResponse<String> response = get(port, "/index.html");
+    assertEquals(302, response.statusCode());
+    assertEquals(
+        "/_ah/login?continue=http%3A%2F%2F127.0.0.1%3A" + port + "%2Findex.html",
+        response.headers().firstValue("Location").orElseThrow());
+    // The request contract is not in front here: headers alone never make a user.
+    HttpRequest forged =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/index.html"))
+            .header("X-AppEngine-User-Email", "a@example.com")
+            .header("X-AppEngine-User-Is-Admin", "true")
+            .build();
+    assertEquals(302, client.send(forged, HttpResponse.BodyHandlers.ofString()).statusCode());
+  }
+
   private int start(EeVersion version, Path app) throws Exception {
     return start(version, app, true);
   }

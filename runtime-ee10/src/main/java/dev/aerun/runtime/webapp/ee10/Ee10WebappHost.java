@@ -75,6 +75,7 @@ public final class Ee10WebappHost implements WebappHost {
       webapp.addConfiguration(new AnnotationConfiguration());
     }
     webapp.setErrorHandler(new NoDetailsErrorHandler());
+    webapp.setSecurityHandler(new AppEngineSecurityHandler(spec.login()));
     configureSessions(webapp, spec.sessions());
     return webapp;
   }

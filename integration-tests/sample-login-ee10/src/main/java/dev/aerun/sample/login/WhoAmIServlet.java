@@ -1,0 +1,33 @@
+package dev.aerun.sample.login;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.security.Principal;
+
+/** Says who the servlet API thinks the user is, one {@code name=value} per line. */
+public class WhoAmIServlet extends HttpServlet {
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    Principal principal = request.getUserPrincipal();
+    response.setContentType("text/plain;charset=utf-8");
+    response
+        .getWriter()
+        .print(
+            "path="
+                + request.getRequestURI()
+                + "\nremoteUser="
+                + request.getRemoteUser()
+                + "\nprincipal="
+                + (principal == null ? null : principal.getName())
+                + "\nadmin="
+                + request.isUserInRole("admin")
+                + "\nauthType="
+                + request.getAuthType()
+                + "\nsecure="
+                + request.isSecure()
+                + "\n");
+  }
+}

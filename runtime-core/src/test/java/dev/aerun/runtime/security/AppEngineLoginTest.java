@@ -1,0 +1,176 @@
+package dev.aerun.runtime.security;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.aerun.runtime.contract.AppEngineRequestHandler;
+import dev.aerun.runtime.contract.ContractOptions;
+import dev.aerun.runtime.contract.TrustPolicy;
+import org.eclipse.jetty.http.HttpTester;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.security.AuthenticationState;
+import org.eclipse.jetty.security.Constraint;
+import org.eclipse.jetty.security.SecurityHandler;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.LocalConnector;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The login service and authenticator on Jetty's core security handler, behind the real request
+ * contract, on a LocalConnector: who becomes a user, an admin, cron or a task, and from whom.
+ */
+class AppEngineLoginTest {
+  /** LocalConnector's endpoints report 0.0.0.0 as the peer. */
+  private static final TrustPolicy TRUST_LOCAL = TrustPolicy.parse("0.0.0.0");
+
+  private Server server;
+  private LocalConnector connector;
+
+  @AfterEach
+  void stop() throws Exception {
+    if (server != null) {
+      server.stop();
+    }
+  }
+
+  private void start(TrustPolicy trust, Handler inFront) throws Exception {
+    server = new Server();
+    connector = new LocalConnector(server);
+    server.addConnector(connector);
+    SecurityHandler.PathMapped security =
+        new SecurityHandler.PathMapped() {
+          @Override
+          protected Constraint getConstraint(String pathInContext, Request request) {
+            return AppEngineUsers.forRequest(super.getConstraint(pathInContext, request), request);
+          }
+        };
+    security.put("/admin/*", Constraint.from(AppEngineUsers.ADMIN_ROLE));
+    security.put("/user/*", Constraint.ANY_USER);
+    security.setLoginService(new AppEngineLoginService());
+    security.setAuthenticator(new AppEngineAuthenticator(LoginUrls.defaults()));
+    security.setHandler(new WhoAmI());
+    AppEngineRequestHandler contract =
+        new AppEngineRequestHandler(new ContractOptions(trust, false));
+    server.setHandler(contract);
+    if (inFront == null) {
+      contract.setHandler(security);
+    } else {
+      contract.setHandler(inFront);
+      ((Handler.Wrapper) inFront).setHandler(security);
+    }
+    server.start();
+  }
+
+  private HttpTester.Response get(String path, String... headers) throws Exception {
+    StringBuilder raw = new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: app.test\r\n");
+    for (String header : headers) {
+      raw.append(header).append("\r\n");
+    }
+    raw.append("Connection: close\r\n\r\n");
+    return HttpTester.parseResponse(connector.getResponse(raw.toString()));
+  }
+
+  @Test
+  void trustedAdminPassesAdminAndStar() throws Exception {
+    start(TRUST_LOCAL, null);
+    HttpTester.Response admin =
+        get("/admin/x", "X-AppEngine-User-Email: a@example.com", "X-AppEngine-User-Is-Admin: 1");
+    assertEquals(200, admin.getStatus());
+    assertEquals("user=a@example.com admin=true star=true", admin.getContent());
+    assertEquals(200, get("/user/x", "X-AppEngine-User-Email: b@example.com").getStatus());
+  }
+
+  @Test
+  void trustedUserWithoutAdminGets403() throws Exception {
+    start(TRUST_LOCAL, null);
+    assertEquals(403, get("/admin/x", "X-AppEngine-User-Email: b@example.com").getStatus());
+  }
+
+  @Test
+  void anonymousIsRedirectedToLoginWithContinue() throws Exception {
+    start(TRUST_LOCAL, null);
+    HttpTester.Response response = get("/admin/x?a=b");
+    assertEquals(302, response.getStatus());
+    assertEquals(
+        "/_ah/login?continue=http%3A%2F%2Fapp.test%2Fadmin%2Fx%3Fa%3Db", response.get("Location"));
+  }
+
+  @Test
+  void trustedCronAndTaskPassAdminWithoutAUser() throws Exception {
+    start(TRUST_LOCAL, null);
+    HttpTester.Response cron = get("/admin/x", "X-AppEngine-Cron: true");
+    assertEquals(200, cron.getStatus());
+    assertEquals("user=null admin=false star=false", cron.getContent());
+    assertEquals(200, get("/admin/x", "X-AppEngine-QueueName: q").getStatus());
+    assertEquals(200, get("/user/x", "X-AppEngine-QueueName: q").getStatus());
+  }
+
+  @Test
+  void untrustedPeersHeadersNeverMakeAUserAnAdminCronOrATask() throws Exception {
+    start(TrustPolicy.trustNone(), null);
+    String[][] forgeries = {
+      {"X-AppEngine-User-Email: a@example.com", "X-AppEngine-User-Is-Admin: 1"},
+      {"X-AppEngine-Cron: true"},
+      {"X-AppEngine-QueueName: default"},
+      {"x-appengine-user-email: a@example.com", "X-APPENGINE-CRON: true"},
+    };
+    for (String[] forged : forgeries) {
+      assertEquals(302, get("/admin/x", forged).getStatus(), String.join(",", forged));
+      assertEquals(302, get("/user/x", forged).getStatus(), String.join(",", forged));
+    }
+  }
+
+  @Test
+  void requestAttributesSetByAnUntrustedClientCannotExist() throws Exception {
+    // A client can only send headers; attributes are the contract's. A handler in front that sets
+    // nothing leaves the request anonymous even with every user header forged.
+    start(TrustPolicy.trustNone(), new Handler.Wrapper());
+    HttpTester.Response response =
+        get(
+            "/admin/x",
+            "X-AppEngine-User-Email: a@example.com",
+            "X-AppEngine-User-Is-Admin: true",
+            "com.google.appengine.user.email: a@example.com");
+    assertEquals(302, response.getStatus());
+  }
+
+  @Test
+  void developmentCookieSignsInOnlyBehindTheDevelopmentHandler() throws Exception {
+    start(TrustPolicy.trustNone(), new DevLoginHandler(null));
+    HttpTester.Response admin =
+        get("/admin/x", "Cookie: " + DevLoginHandler.COOKIE + "=dev%40example.com%3Atrue");
+    assertEquals(200, admin.getStatus());
+    assertTrue(admin.getContent().startsWith("user=dev@example.com admin=true"));
+    stop();
+
+    start(TrustPolicy.trustNone(), null);
+    HttpTester.Response production =
+        get("/admin/x", "Cookie: " + DevLoginHandler.COOKIE + "=dev%40example.com%3Atrue");
+    assertEquals(302, production.getStatus());
+  }
+
+  /** Answers what the security handler decided about the request. */
+  private static final class WhoAmI extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      AuthenticationState state = AuthenticationState.getAuthenticationState(request);
+      String user = "null";
+      boolean admin = false;
+      boolean star = false;
+      if (state instanceof AuthenticationState.Succeeded succeeded) {
+        user = succeeded.getUserPrincipal().getName();
+        admin = succeeded.isUserInRole(AppEngineUsers.ADMIN_ROLE);
+        star = succeeded.isUserInRole(AppEngineUsers.ANY_USER_ROLE);
+      }
+      response.setStatus(200);
+      Content.Sink.write(
+          response, true, "user=" + user + " admin=" + admin + " star=" + star, callback);
+      return true;
+    }
+  }
+}
