@@ -70,7 +70,11 @@ final class RuntimeStarter {
       return new App(null, null);
     }
     StagedApp staged = StagedApp.open(options.app().orElseThrow());
-    return new App(staged, readDescriptor(staged));
+    AppEngineWebXml descriptor = readDescriptor(staged);
+    if (options.relaunchedAt().isEmpty()) { // a relaunched JVM's launcher has warned already
+      descriptor.warnings().forEach(log::warning);
+    }
+    return new App(staged, descriptor);
   }
 
   static RunningRuntime start(LaunchOptions options, App read) throws StartupException {

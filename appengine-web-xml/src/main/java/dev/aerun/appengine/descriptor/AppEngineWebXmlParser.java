@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Reads {@code appengine-web.xml} into an {@link AppEngineWebXml}.
@@ -15,9 +17,14 @@ import java.nio.file.Path;
  * required attribute, both {@code <service>} and {@code <module>}, or more than one scaling block.
  * Attributes in other namespaces (e.g. {@code xsi:schemaLocation}) are ignored.
  *
- * <p>DTDs and external entities are refused (no XXE). Every failure, for any input bytes, is a
- * {@link DescriptorException}; no unchecked exception escapes. Positions are those of the start of
- * the offending element's tag where the XML parser can tell, else just after it. Thread-safe:
+ * <p>What the platform accepts but this runtime ignores or changes is accepted with a warning
+ * ({@link AppEngineWebXml#warnings()}): a {@code <!DOCTYPE>} with neither an external subset nor
+ * declarations, unresolved {@code ${...}} placeholders in elements the platform types as strings,
+ * {@code <source-language>}, environment variables the platform sets itself, a property name close
+ * to one of the runtime's {@code appengine.*} switches. A DTD that could load a file or declare
+ * entities, and any entity reference, are refused (no XXE). Every failure, for any input bytes, is
+ * a {@link DescriptorException}; no unchecked exception escapes. Positions are those of the start
+ * of the offending element's tag where the XML parser can tell, else just after it. Thread-safe:
  * static methods with no shared state.
  */
 public final class AppEngineWebXmlParser {
@@ -61,9 +68,10 @@ public final class AppEngineWebXmlParser {
     if (in == null) {
       throw new DescriptorException(file, 0, 0, ROOT, "no input given");
     }
+    List<String> warnings = new ArrayList<>();
     XmlNode root;
     try {
-      root = new PositionedXmlReader(file).read(in);
+      root = new PositionedXmlReader(file, warnings).read(in);
     } catch (DescriptorException e) {
       throw e;
     } catch (RuntimeException | StackOverflowError e) {
@@ -71,7 +79,7 @@ public final class AppEngineWebXmlParser {
           file, 0, 0, ROOT, "unreadable XML: " + e.getClass().getSimpleName(), e);
     }
     try {
-      return new TopLevelReader(file).root(root);
+      return new TopLevelReader(file, warnings).root(root);
     } catch (DescriptorException e) {
       throw e;
     } catch (RuntimeException e) {

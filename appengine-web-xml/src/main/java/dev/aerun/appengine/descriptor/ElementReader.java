@@ -21,13 +21,45 @@ class ElementReader {
   }
 
   final String file;
+  final List<String> warnings;
 
-  ElementReader(String file) {
+  ElementReader(String file, List<String> warnings) {
     this.file = file;
+    this.warnings = warnings;
   }
 
   DescriptorException fail(XmlNode n, String problem) {
     return new DescriptorException(file, n.line, n.column, n.name, problem);
+  }
+
+  /** Records a warning at {@code n}, in the form of a {@link DescriptorException}'s message. */
+  void warn(XmlNode n, String what) {
+    warnings.add(DescriptorException.format(file, n.line, n.column, n.name, what));
+  }
+
+  /**
+   * Whether {@code value} still holds a build placeholder such as {@code ${instances}} (a Maven
+   * property nobody filtered). The platform types such elements as strings and takes them as they
+   * are; here the element is ignored with a warning, so the default applies.
+   */
+  boolean unresolvedPlaceholder(XmlNode n, String value) {
+    if (!value.contains("${")) {
+      return false;
+    }
+    warn(
+        n,
+        "\""
+            + abbreviate(value)
+            + "\" is an unresolved build placeholder; <"
+            + n.name
+            + "> is ignored and its default applies");
+    return true;
+  }
+
+  /** A string-typed element's text, or empty when it holds an unresolved placeholder. */
+  Optional<String> stringUnlessPlaceholder(XmlNode n) throws DescriptorException {
+    String v = string(n);
+    return unresolvedPlaceholder(n, v) ? Optional.empty() : Optional.of(v);
   }
 
   List<XmlNode> children(XmlNode n, Set<String> allowed) throws DescriptorException {

@@ -2,8 +2,9 @@ package dev.aerun.appengine.descriptor;
 
 import dev.aerun.appengine.descriptor.AppEngineWebXml.StaticErrorHandler;
 import dev.aerun.appengine.descriptor.AppEngineWebXml.StaticInclude;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -11,10 +12,11 @@ import java.util.Set;
 
 /** Reads {@code <static-files>}, {@code <resource-files>} and {@code <static-error-handlers>}. */
 final class FilesReader extends ElementReader {
-  private static final Set<String> ERROR_CODES = Set.of("over_quota", "dos_api_denial", "timeout");
+  private static final Set<String> ERROR_CODES =
+      Set.of("default", "over_quota", "dos_api_denial", "timeout");
 
-  FilesReader(String file) {
-    super(file);
+  FilesReader(String file, List<String> warnings) {
+    super(file, warnings);
   }
 
   void staticFiles(XmlNode n, AppEngineWebXml.Builder b) throws DescriptorException {
@@ -32,8 +34,11 @@ final class FilesReader extends ElementReader {
       if (c.attributes.containsKey("expiration")) {
         exp = Optional.of(expiration(c, c.attributes.get("expiration")));
       }
+      // Names that differ only in letter case are one HTTP header: the platform keeps both, a
+      // response can carry only one, so the later wins, with a warning. The very same name twice
+      // is refused, as on the platform.
       Map<String, String> headers = new LinkedHashMap<>();
-      Set<String> lower = new HashSet<>();
+      Map<String, String> spelled = new HashMap<>();
       for (XmlNode h : children(c, Set.of("http-header"))) {
         leafNoText(h);
         allowAttributes(h, "name", "value");
@@ -41,14 +46,20 @@ final class FilesReader extends ElementReader {
         if (name.isBlank()) {
           throw fail(h, "attribute name must not be empty");
         }
-        if (!lower.add(name.toLowerCase(Locale.ROOT))) {
+        String earlier = spelled.put(name.toLowerCase(Locale.ROOT), name);
+        if (name.equals(earlier)) {
           throw fail(
+              h, "duplicate http-header \"" + name + "\" in <include path=\"" + path + "\">");
+        }
+        if (earlier != null) {
+          headers.remove(earlier);
+          warn(
               h,
-              "duplicate http-header \""
+              "http-header \""
                   + name
-                  + "\" in <include path=\""
-                  + path
-                  + "\"> (names are case-insensitive)");
+                  + "\" repeats \""
+                  + earlier
+                  + "\" (header names ignore letter case): this later one is used");
         }
         headers.put(name, requiredAttr(h, "value"));
       }
@@ -73,7 +84,9 @@ final class FilesReader extends ElementReader {
       if (code != null && !ERROR_CODES.contains(code)) {
         throw fail(
             c,
-            "invalid error-code \"" + code + "\"; expected over_quota, dos_api_denial or timeout");
+            "invalid error-code \""
+                + code
+                + "\"; expected default, over_quota, dos_api_denial or timeout");
       }
       String file = requiredAttr(c, "file");
       if (isPrivatePath(file)) {

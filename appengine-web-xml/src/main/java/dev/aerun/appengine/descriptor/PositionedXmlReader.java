@@ -15,6 +15,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.XMLConstants;
@@ -35,10 +36,23 @@ final class PositionedXmlReader {
   private static final Pattern ENCODING =
       Pattern.compile("encoding\\s*=\\s*(['\"])([A-Za-z0-9._:-]+)\\1");
 
-  private final String file;
+  /**
+   * A DOCTYPE that names the root and has at most an internal subset of comments: it can neither
+   * load a file nor declare an entity, and is what some tools write. Anything else is refused. It
+   * is matched against the source text (the parser's own text for it is garbled for some inputs)
+   * from the last {@code <!DOCTYPE} before its end, which could only cut it into something that
+   * fails this pattern: a comment cannot hold {@code <!--}.
+   */
+  private static final Pattern HARMLESS_DOCTYPE =
+      Pattern.compile(
+          "<!DOCTYPE\\s+[A-Za-z_][\\w.:-]*\\s*(\\[(\\s|<!--(?:(?!-->)[^\\x00])*-->)*\\]\\s*)?>");
 
-  PositionedXmlReader(String file) {
+  private final String file;
+  private final List<String> warnings;
+
+  PositionedXmlReader(String file, List<String> warnings) {
     this.file = file;
+    this.warnings = warnings;
   }
 
   XmlNode read(InputStream in) throws DescriptorException {
@@ -58,7 +72,8 @@ final class PositionedXmlReader {
     int line = 1;
     int column = 1;
     try {
-      r = factory.createXMLStreamReader(new StringReader(decode(in)));
+      String source = decode(in);
+      r = factory.createXMLStreamReader(new StringReader(source));
       boolean afterText = false;
       while (r.hasNext()) {
         // The reader's location is exact after tags and comments; after text it may be one past
@@ -73,12 +88,34 @@ final class PositionedXmlReader {
         switch (event) {
           case XMLStreamConstants.DTD -> {
             Location at = r.getLocation();
-            throw new DescriptorException(
-                file,
-                at != null && at.getLineNumber() > 0 ? at.getLineNumber() : line,
-                at != null && at.getLineNumber() > 0 ? Math.max(1, at.getColumnNumber()) : column,
-                ROOT,
-                "DOCTYPE declarations are not allowed");
+            int end = at == null ? -1 : at.getCharacterOffset();
+            int start = end <= 0 ? -1 : source.lastIndexOf("<!DOCTYPE", end - 1);
+            int l = line;
+            int c = column;
+            if (start >= 0) { // report where the DOCTYPE starts
+              l = 1;
+              c = 1;
+              for (int i = 0; i < start; i++) {
+                if (source.charAt(i) == '\n') {
+                  l++;
+                  c = 1;
+                } else {
+                  c++;
+                }
+              }
+            }
+            String doctype = start < 0 ? "" : source.substring(start, end).strip();
+            if (!HARMLESS_DOCTYPE.matcher(doctype).matches()) {
+              throw new DescriptorException(
+                  file,
+                  l,
+                  c,
+                  ROOT,
+                  "DOCTYPE declarations with an external DTD, declarations or entities are not"
+                      + " allowed; remove the DOCTYPE");
+            }
+            warnings.add(
+                DescriptorException.format(file, l, c, ROOT, "the DOCTYPE declaration is ignored"));
           }
           case XMLStreamConstants.ENTITY_REFERENCE ->
               throw new DescriptorException(

@@ -11,14 +11,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Reads the scaling blocks: {@code <automatic-scaling>}, {@code <basic-scaling>}, {@code
  * <manual-scaling>}.
  */
 final class ScalingReader extends ElementReader {
-  private static final Pattern LATENCY = Pattern.compile("\\d+(\\.\\d+)?(ms|s)");
+  /** The platform's maximum for {@code <max-concurrent-requests>}. */
+  static final int MAX_CONCURRENT_REQUESTS = 1000;
+
   private static final Map<String, Kind> CPU_UTILIZATION =
       Map.of("target-utilization", Kind.DOUBLE, "aggregation-window-length-sec", Kind.POSITIVE_INT);
   private static final Map<String, Kind> CUSTOM_METRIC =
@@ -41,8 +42,8 @@ final class ScalingReader extends ElementReader {
           "target-request-count-per-sec",
           "target-concurrent-requests");
 
-  ScalingReader(String file) {
-    super(file);
+  ScalingReader(String file, List<String> warnings) {
+    super(file, warnings);
   }
 
   /** Reads one scaling block, {@code n} being one of the three scaling elements. */
@@ -94,7 +95,7 @@ final class ScalingReader extends ElementReader {
         idleInstances(c.get("max-idle-instances")),
         latency(c.get("min-pending-latency")),
         latency(c.get("max-pending-latency")),
-        optInt(c.get("max-concurrent-requests"), 1),
+        maxConcurrentRequests(c.get("max-concurrent-requests")),
         optInt(c.get("min-instances"), 0),
         optInt(c.get("max-instances"), 1),
         utilization(c.get("target-cpu-utilization")),
@@ -115,9 +116,12 @@ final class ScalingReader extends ElementReader {
     Optional<Long> idle = Optional.empty();
     if (c.containsKey("idle-timeout")) {
       XmlNode t = c.get("idle-timeout");
-      idle = Optional.of(expiration(t, string(t)));
+      String v = string(t);
+      if (!unresolvedPlaceholder(t, v)) {
+        idle = Optional.of(Math.round(durationMillis(t, v) / 1000.0));
+      }
     }
-    return new BasicScaling(integer(c.get("max-instances"), 1), idle);
+    return new BasicScaling(stringTypedInt(c.get("max-instances"), 1), idle);
   }
 
   private ManualScaling manualScaling(XmlNode n) throws DescriptorException {
@@ -125,16 +129,18 @@ final class ScalingReader extends ElementReader {
     if (!c.containsKey("instances")) {
       throw fail(n, "missing required child <instances>");
     }
-    return new ManualScaling(integer(c.get("instances"), 1));
+    return new ManualScaling(stringTypedInt(c.get("instances"), 1));
   }
 
   private Optional<Double> utilization(XmlNode n) throws DescriptorException {
     if (n == null) {
       return Optional.empty();
     }
+    // The platform types these as xs:double and takes any number; only (0, 1] means something.
     double d = parseDouble(n, string(n), "value");
     if (d <= 0 || d > 1) {
-      throw fail(n, "value " + d + " must be greater than 0 and at most 1");
+      warn(n, "value " + d + " is outside (0, 1]; <" + n.name + "> is ignored");
+      return Optional.empty();
     }
     return Optional.of(d);
   }
@@ -144,6 +150,9 @@ final class ScalingReader extends ElementReader {
       return Optional.empty();
     }
     String v = string(n);
+    if (unresolvedPlaceholder(n, v)) {
+      return Optional.empty();
+    }
     if (!v.equals("automatic")) {
       integer(n, 0);
     }
@@ -155,9 +164,47 @@ final class ScalingReader extends ElementReader {
       return Optional.empty();
     }
     String v = string(n);
-    if (!v.equals("automatic") && !LATENCY.matcher(v).matches()) {
-      throw fail(n, "invalid latency \"" + v + "\"; expected automatic or e.g. 30ms or 1.5s");
+    if (unresolvedPlaceholder(n, v)) {
+      return Optional.empty();
+    }
+    if (!v.equals("automatic")) {
+      durationMillis(n, v);
     }
     return Optional.of(v);
+  }
+
+  /**
+   * {@code <max-concurrent-requests>}: a string in the platform's schema, so a placeholder means
+   * the default; a number from 1 to {@value #MAX_CONCURRENT_REQUESTS}, the platform's maximum (more
+   * would ask this runtime for a thread pool no JVM can have).
+   */
+  private Optional<Integer> maxConcurrentRequests(XmlNode n) throws DescriptorException {
+    if (n == null || unresolvedPlaceholder(n, string(n))) {
+      return Optional.empty();
+    }
+    int v = integer(n, 1);
+    if (v > MAX_CONCURRENT_REQUESTS) {
+      throw fail(
+          n,
+          "value "
+              + v
+              + " is more than "
+              + MAX_CONCURRENT_REQUESTS
+              + ", the most requests one instance may take at once");
+    }
+    return Optional.of(v);
+  }
+
+  /** A count the platform types as a string: a placeholder means {@code fallback}. */
+  private int stringTypedInt(XmlNode n, int fallback) throws DescriptorException {
+    return unresolvedPlaceholder(n, string(n)) ? fallback : integer(n, 1);
+  }
+
+  private long durationMillis(XmlNode n, String v) throws DescriptorException {
+    try {
+      return Expiration.parseDurationMillis(v);
+    } catch (IllegalArgumentException e) {
+      throw fail(n, e.getMessage());
+    }
   }
 }

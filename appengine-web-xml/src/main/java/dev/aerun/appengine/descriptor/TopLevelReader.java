@@ -75,6 +75,7 @@ final class TopLevelReader extends ElementReader {
           "api-config",
           "staging",
           "vpc-access-connector",
+          "source-language",
           "default-expiration",
           "pagespeed");
 
@@ -109,13 +110,20 @@ final class TopLevelReader extends ElementReader {
       Map.of("cpu", Kind.DOUBLE, "memory-gb", Kind.DOUBLE, "disk-size-gb", Kind.UINT);
   private static final Set<String> EGRESS = Set.of("all-traffic", "private-ip-ranges");
 
+  /**
+   * The longest {@code NAME=value} a process environment passes on (Linux's limit for one string,
+   * {@code MAX_ARG_STRLEN}); a longer one would make the relaunch fail after the descriptor was
+   * accepted.
+   */
+  static final int MAX_ENV_ENTRY_CHARS = 128 * 1024 - 1;
+
   private final ScalingReader scaling;
   private final FilesReader files;
 
-  TopLevelReader(String file) {
-    super(file);
-    this.scaling = new ScalingReader(file);
-    this.files = new FilesReader(file);
+  TopLevelReader(String file, List<String> warnings) {
+    super(file, warnings);
+    this.scaling = new ScalingReader(file, warnings);
+    this.files = new FilesReader(file, warnings);
   }
 
   AppEngineWebXml root(XmlNode root) throws DescriptorException {
@@ -134,8 +142,8 @@ final class TopLevelReader extends ElementReader {
         throw fail(n, "<" + n.name + "> appears more than once");
       }
       switch (n.name) {
-        case "application" -> b.application = string(n);
-        case "version" -> b.version = string(n);
+        case "application" -> b.application = identity(n);
+        case "version" -> b.version = identity(n);
         case "service", "module" -> {
           if (serviceOrModule != null) {
             throw fail(
@@ -144,27 +152,34 @@ final class TopLevelReader extends ElementReader {
                     + " old name)");
           }
           serviceOrModule = n;
-          b.service = string(n);
+          b.service = identity(n);
         }
-        case "runtime" -> b.runtime = string(n);
+        case "runtime" -> b.runtime = identity(n);
         case "instance-class" -> b.instanceClass = string(n);
         case "service-account" -> b.serviceAccount = string(n);
-        case "public-root" -> b.publicRoot = string(n);
+        case "public-root" -> b.publicRoot = publicRoot(n);
         case "auto-id-policy" -> {
+          // A Datastore setting the platform types as a string; nothing here uses it.
           String v = string(n);
-          if (!v.equals("default") && !v.equals("legacy")) {
-            throw fail(n, "invalid value \"" + v + "\"; expected default or legacy");
+          if (!unresolvedPlaceholder(n, v)) {
+            if (!v.equals("default") && !v.equals("legacy")) {
+              warn(n, "unknown value \"" + abbreviate(v) + "\" (default or legacy) is ignored");
+            }
+            b.autoIdPolicy = v;
           }
-          b.autoIdPolicy = v;
+        }
+        case "source-language" -> {
+          string(n);
+          warn(n, "<source-language> is a deployment tool's setting; it is ignored");
         }
         case "env" -> b.env = string(n);
         case "entrypoint" -> b.entrypoint = string(n);
         case "runtime-channel" -> b.runtimeChannel = string(n);
-        case "system-properties" -> nameValueList(n, "property", b.systemProperties);
-        case "env-variables" -> {
-          nameValueList(n, "env-var", b.envVariables);
-          checkNotReserved(n);
+        case "system-properties" -> {
+          nameValueList(n, "property", b.systemProperties);
+          warnAboutMisspelledSwitches(n);
         }
+        case "env-variables" -> envVariables(n, b);
         case "build-env-variables" -> nameValueList(n, "build-env-var", b.buildEnvVariables);
         case "beta-settings" -> nameValueList(n, "setting", b.betaSettings);
         case "vm-settings" -> nameValueList(n, "setting", b.vmSettings);
@@ -231,13 +246,7 @@ final class TopLevelReader extends ElementReader {
           }
           Optional<String> egress = Optional.empty();
           if (c.containsKey("egress-setting")) {
-            XmlNode e = c.get("egress-setting");
-            String v = string(e);
-            if (!EGRESS.contains(v)) {
-              throw fail(
-                  e, "invalid value \"" + v + "\"; expected all-traffic or private-ip-ranges");
-            }
-            egress = Optional.of(v);
+            egress = egressSetting(c.get("egress-setting"));
           }
           b.vpcAccessConnector = new VpcAccessConnector(string(c.get("name")), egress);
         }
@@ -315,6 +324,7 @@ final class TopLevelReader extends ElementReader {
         default -> throw fail(n, "unknown element <" + n.name + "> in <" + ROOT + ">");
       }
     }
+    b.warnings.addAll(warnings);
     return b.build();
   }
 
@@ -360,19 +370,111 @@ final class TopLevelReader extends ElementReader {
   }
 
   /**
-   * The platform sets {@code PORT}, {@code GAE_*} and {@code GOOGLE_CLOUD_PROJECT} itself, and the
-   * launcher reads {@code AERUN_*} before the descriptor: none can come from here.
+   * A string-typed identity element ({@code application}, {@code version}, {@code service}, {@code
+   * runtime}): empty or an unresolved placeholder counts as absent, so the default applies.
    */
-  private void checkNotReserved(XmlNode envVariables) throws DescriptorException {
-    for (XmlNode c : envVariables.children) {
+  private String identity(XmlNode n) throws DescriptorException {
+    return stringUnlessPlaceholder(n).filter(v -> !v.isEmpty()).orElse(null);
+  }
+
+  /** {@code <public-root>}: a directory inside the app, never above it. */
+  private String publicRoot(XmlNode n) throws DescriptorException {
+    String v = string(n);
+    String relative = v.replace('\\', '/').replaceFirst("^/+", "");
+    int depth = 0;
+    for (String part : relative.split("/")) {
+      if (part.equals("..")) {
+        depth--;
+      } else if (!part.isEmpty() && !part.equals(".")) {
+        depth++;
+      }
+      if (depth < 0) {
+        throw fail(n, "\"" + abbreviate(v) + "\" is outside the app; name a directory inside it");
+      }
+    }
+    return v;
+  }
+
+  /**
+   * The platform's values, {@code all-traffic} and {@code private-ip-ranges}, also in the API's
+   * spelling ({@code ALL_TRAFFIC}); the element is typed as a string, so anything else is accepted
+   * with a warning and ignored.
+   */
+  private Optional<String> egressSetting(XmlNode e) throws DescriptorException {
+    String v = string(e);
+    String normal = v.toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    if (EGRESS.contains(normal)) {
+      return Optional.of(normal);
+    }
+    if (!unresolvedPlaceholder(e, v)) {
+      warn(
+          e,
+          "unknown value \"" + abbreviate(v) + "\" (all-traffic or private-ip-ranges) is ignored");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * {@code <env-variables>}: {@code AERUN_*} is the launcher's own and refused; names the platform
+   * sets itself are accepted with a warning naming the variable (never its value); a name or value
+   * that no process environment can carry is refused here rather than at the relaunch.
+   */
+  private void envVariables(XmlNode n, AppEngineWebXml.Builder b) throws DescriptorException {
+    nameValueList(n, "env-var", b.envVariables);
+    for (XmlNode c : n.children) {
       String name = c.attributes.get("name");
-      if (name != null && AppEngineWebXml.isReservedEnvVariable(name)) {
+      String value = c.attributes.get("value");
+      if (AppEngineWebXml.isReservedEnvVariable(name)) {
         throw fail(
             c,
             "environment variable "
                 + name
-                + " is reserved: the platform or the launcher sets it, not appengine-web.xml");
+                + " is reserved: the launcher reads it before the descriptor");
       }
+      if (name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+        throw fail(
+            c,
+            "environment variable name \""
+                + abbreviate(name)
+                + "\" contains '=', which no environment can carry");
+      }
+      if (name.length() + 1 + value.length() > MAX_ENV_ENTRY_CHARS) {
+        throw fail(
+            c,
+            "environment variable "
+                + abbreviate(name)
+                + " is too long to pass on: at most "
+                + MAX_ENV_ENTRY_CHARS
+                + " characters for NAME=value");
+      }
+      if (AppEngineWebXml.isPlatformEnvVariable(name)) {
+        warn(
+            c,
+            "environment variable "
+                + name
+                + " is one the platform sets: the app sees the platform's value where there is"
+                + " one; the runtime never takes its port, trust or ids from here");
+      }
+    }
+  }
+
+  /**
+   * A property name that is not one of the runtime's {@code appengine.*} switches but close to one
+   * (letter case aside) is most likely a typo that would silently change nothing.
+   */
+  private void warnAboutMisspelledSwitches(XmlNode n) {
+    for (XmlNode c : n.children) {
+      String name = c.attributes.get("name");
+      AppEngineSwitches.resembling(name)
+          .ifPresent(
+              known ->
+                  warn(
+                      c,
+                      "property "
+                          + name
+                          + " is not a switch of this runtime; did you mean "
+                          + known
+                          + "?"));
     }
   }
 }
