@@ -1,5 +1,6 @@
 package dev.aerun.main;
 
+import dev.aerun.appengine.descriptor.AppEngineWebXml;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -22,6 +23,14 @@ final class EnvVariables {
    * start line counts from then, and a JVM that has it never relaunches again.
    */
   static final String RELAUNCHED_VARIABLE = "AERUN_RELAUNCHED_AT";
+
+  /**
+   * Set in the environment of a relaunched JVM to the comma-separated names of platform variables
+   * ({@code PORT}, {@code GAE_*}, {@code GOOGLE_CLOUD_PROJECT}) that came from the descriptor
+   * rather than the platform: the app sees them, but the runtime reads none of them, so a
+   * descriptor never sets the runtime's port, trust policy or ids.
+   */
+  static final String FROM_DESCRIPTOR_VARIABLE = "AERUN_FROM_DESCRIPTOR";
 
   private EnvVariables() {}
 
@@ -47,6 +56,11 @@ final class EnvVariables {
       Map<String, String> child = new LinkedHashMap<>(environment);
       child.putAll(missing);
       child.put(RELAUNCHED_VARIABLE, Long.toString(startedAtMillis));
+      List<String> platform =
+          missing.keySet().stream().filter(AppEngineWebXml::isPlatformEnvVariable).toList();
+      if (!platform.isEmpty()) {
+        child.put(FROM_DESCRIPTOR_VARIABLE, String.join(",", platform));
+      }
       return child;
     }
   }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Everything the launcher needs from its command line, its environment and the JVM's system
@@ -133,7 +134,15 @@ public final class LaunchOptions {
       Map<String, String> environment, Map<String, String> systemProperties, String... args)
       throws UsageException {
     Builder b = new Builder();
+    // Platform variables a relaunch added from <env-variables> are the app's, not the runtime's.
+    Set<String> fromDescriptor =
+        Set.copyOf(
+            List.of(
+                environment.getOrDefault(EnvVariables.FROM_DESCRIPTOR_VARIABLE, "").split(",")));
     for (String name : PLATFORM_VARIABLES) {
+      if (fromDescriptor.contains(name)) {
+        continue;
+      }
       String value = environment.get(name);
       if (value != null && !value.isBlank()) {
         b.platform.put(name, value.trim());

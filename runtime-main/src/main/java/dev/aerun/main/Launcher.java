@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -19,6 +20,12 @@ public final class Launcher {
   static final int EXIT_OK = 0;
   static final int EXIT_START_FAILED = 1;
   static final int EXIT_USAGE = 2;
+
+  /**
+   * {@code -Daerun.log.debug=true}: log exceptions during start-up with their stack traces, and the
+   * start failure's own, besides its one {@code error:} line.
+   */
+  static final String DEBUG_PROPERTY = "aerun.log.debug";
 
   private Launcher() {}
 
@@ -46,6 +53,10 @@ public final class Launcher {
       return EXIT_USAGE;
     }
     RuntimeLogs.install(options.logFormat(), options.platform()); // before anything logs
+    // Until the app serves, an exception in a log line is one line, unless asked for details:
+    // a start failure ends in one error line, not in pages of stack traces.
+    boolean details = Boolean.parseBoolean(properties.get(DEBUG_PROPERTY));
+    RuntimeLogs.briefExceptions(!details);
     RunningRuntime runtime;
     try {
       RuntimeStarter.App app = RuntimeStarter.readApp(options);
@@ -65,11 +76,29 @@ public final class Launcher {
       }
       runtime = RuntimeStarter.start(options, app);
     } catch (StartupException e) {
-      err.println("error: " + e.getMessage());
-      return EXIT_START_FAILED;
+      return startFailed(e.getMessage(), e, details, err);
+    } catch (RuntimeException | LinkageError e) {
+      return startFailed(
+          "the runtime failed to start: "
+              + e.getClass().getSimpleName()
+              + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+          e,
+          details,
+          err);
+    } finally {
+      RuntimeLogs.briefExceptions(false);
     }
     runtime.join();
     return EXIT_OK;
+  }
+
+  /** One {@code error:} line; the exception itself only with {@value #DEBUG_PROPERTY}. */
+  private static int startFailed(String line, Throwable e, boolean details, PrintStream err) {
+    if (details) {
+      log.log(Level.SEVERE, "start-up failed", e);
+    }
+    err.println("error: " + line.replaceAll("[\\r\\n]+", " "));
+    return EXIT_START_FAILED;
   }
 
   private static long uptimeMillis() {

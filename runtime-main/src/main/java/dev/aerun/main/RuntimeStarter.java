@@ -23,6 +23,8 @@ import dev.aerun.runtime.lifecycle.Durations;
 import dev.aerun.runtime.lifecycle.WarmupHandler;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.security.DevLoginHandler;
+import dev.aerun.runtime.server.PortUnavailableException;
+import dev.aerun.runtime.server.PublicServers;
 import dev.aerun.runtime.sessions.WebappSessions;
 import dev.aerun.runtime.statics.StaticFiles;
 import dev.aerun.runtime.webapp.JspUsage;
@@ -37,6 +39,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceConfigurationError;
 import java.util.logging.Logger;
 import org.eclipse.jetty.server.Handler;
 
@@ -70,7 +73,11 @@ final class RuntimeStarter {
       return new App(null, null);
     }
     StagedApp staged = StagedApp.open(options.app().orElseThrow());
-    return new App(staged, readDescriptor(staged));
+    AppEngineWebXml descriptor = readDescriptor(staged);
+    if (options.relaunchedAt().isEmpty()) { // a relaunched JVM's launcher has warned already
+      descriptor.warnings().forEach(log::warning);
+    }
+    return new App(staged, descriptor);
   }
 
   static RunningRuntime start(LaunchOptions options, App read) throws StartupException {
@@ -81,11 +88,48 @@ final class RuntimeStarter {
     AppEngineWebXml descriptor = read.descriptor();
     RuntimeSelection selection = select(descriptor, options);
     selection.warnings().forEach(w -> log.warning(app.descriptorName() + ": " + w));
+    StartFailures.EeChoice choice =
+        new StartFailures.EeChoice(
+            selection.ee(),
+            selection.runtimeId(),
+            StartFailures.trueFlag(
+                effective(descriptor, options),
+                RuntimeSelection.USE_EE8,
+                RuntimeSelection.USE_EE10,
+                RuntimeSelection.USE_EE11));
+    try {
+      return startSelected(options, app, descriptor, selection);
+    } catch (StartupException e) {
+      Throwable cause = e.getCause();
+      throw cause == null
+          ? e
+          : StartFailures.explain(cause, app.displayName(), choice)
+              .map(line -> new StartupException(line, e))
+              .orElse(e);
+    } catch (RuntimeException | LinkageError | ServiceConfigurationError e) {
+      // Loading the app's classes: Jetty lets errors such as NoClassDefFoundError through.
+      throw new StartupException(
+          StartFailures.explain(e, app.displayName(), choice)
+              .orElse(app.displayName() + " failed to start: " + rootMessage(e)),
+          e);
+    }
+  }
+
+  private static RunningRuntime startSelected(
+      LaunchOptions options, StagedApp app, AppEngineWebXml descriptor, RuntimeSelection selection)
+      throws StartupException {
     Map<String, String> properties = appSystemProperties(descriptor, options);
     properties.forEach(System::setProperty);
 
     Capacity capacity = capacity(descriptor, options, Runtime.getRuntime().maxMemory());
     logCapacity(capacity, options.role() == Role.RUNTIME);
+    if (options.role() == Role.ALL) {
+      try {
+        PublicServers.checkBindable(options.address(), options.port());
+      } catch (PortUnavailableException e) {
+        throw new StartupException(e.getMessage(), e); // before the app is deployed
+      }
+    }
 
     WorkDirectory work = newWorkDirectory(options);
     try {
@@ -140,9 +184,9 @@ final class RuntimeStarter {
                 .withCapacity(capacity));
     try {
       server.start();
-    } catch (Exception e) {
+    } catch (Exception | LinkageError e) {
       stopQuietly(server::stop);
-      throw new StartupException(app.displayName() + " failed to start: " + rootMessage(e), e);
+      throw startFailed(app.displayName(), e);
     }
     // Stop signals are ours before the start line, which is when a platform may send one.
     RunningRuntime running =
@@ -206,10 +250,10 @@ final class RuntimeStarter {
     Path socketsToDelete = socketDirectory;
     try {
       server.start();
-    } catch (Exception e) {
+    } catch (Exception | LinkageError e) {
       stopQuietly(server::stop);
       deleteQuietly(socketsToDelete);
-      throw new StartupException(app.displayName() + " failed to start: " + rootMessage(e), e);
+      throw startFailed(app.displayName(), e);
     }
     RunningRuntime running =
         new RunningRuntime(
@@ -253,7 +297,7 @@ final class RuntimeStarter {
       server.start();
     } catch (Exception e) {
       stopQuietly(server::stop);
-      throw new StartupException(app.displayName() + " failed to start: " + rootMessage(e), e);
+      throw startFailed(app.displayName(), e);
     }
     RunningRuntime running =
         new RunningRuntime(
@@ -305,8 +349,7 @@ final class RuntimeStarter {
       front.start();
     } catch (Exception e) {
       stopQuietly(front::stop);
-      throw new StartupException(
-          "the front end for " + shown + " failed to start: " + rootMessage(e), e);
+      throw startFailed("the front end for " + shown, e);
     }
     RunningRuntime running =
         new RunningRuntime(
@@ -632,6 +675,19 @@ final class RuntimeStarter {
    */
   static boolean warmupEnabled(AppEngineWebXml descriptor) {
     return descriptor.warmupRequestsEnabled() || descriptor.inboundServices().contains("warmup");
+  }
+
+  /**
+   * The one line for a server that failed to start: a port that cannot be bound says so itself;
+   * anything else names its root cause.
+   */
+  private static StartupException startFailed(String what, Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof PortUnavailableException) {
+        return new StartupException(t.getMessage(), e);
+      }
+    }
+    return new StartupException(what + " failed to start: " + rootMessage(e), e);
   }
 
   private static String rootMessage(Throwable e) {

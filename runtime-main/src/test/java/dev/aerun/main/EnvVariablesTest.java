@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class EnvVariablesTest {
@@ -65,6 +66,23 @@ class EnvVariablesTest {
     assertEquals(
         Map.of("HOME", "/root", "PATH", "/bin", "A", "1", EnvVariables.RELAUNCHED_VARIABLE, "1234"),
         child);
+  }
+
+  @Test
+  void childEnvironment_marksThePlatformVariablesThatCameFromTheDescriptor() {
+    Map<String, String> environment = Map.of("GAE_VERSION", "platform");
+    EnvVariables.Plan plan =
+        EnvVariables.plan(
+            Map.of("GAE_ENV", "standard", "A", "1", "PORT", "1", "GAE_VERSION", "descriptor"),
+            environment);
+
+    Map<String, String> child = plan.childEnvironment(environment, 1234);
+
+    assertEquals("standard", child.get("GAE_ENV"));
+    assertEquals("platform", child.get("GAE_VERSION"));
+    assertEquals(
+        Set.of("GAE_ENV", "PORT"),
+        Set.of(child.get(EnvVariables.FROM_DESCRIPTOR_VARIABLE).split(",")));
   }
 
   @Test

@@ -197,6 +197,27 @@ class LaunchOptionsTest {
   }
 
   @Test
+  void platformVariablesFromTheDescriptorNeverConfigureTheRuntime() throws Exception {
+    LaunchOptions o =
+        parse(
+            Map.of(
+                "GAE_ENV",
+                "standard",
+                "PORT",
+                "1",
+                "GAE_APPLICATION",
+                "from-descriptor",
+                "GAE_VERSION",
+                "v1",
+                EnvVariables.FROM_DESCRIPTOR_VARIABLE,
+                "GAE_ENV,PORT,GAE_APPLICATION,GAE_ENV"),
+            "a");
+    assertFalse(o.onPlatform());
+    assertEquals(LaunchOptions.DEFAULT_PORT, o.port());
+    assertEquals(Map.of("GAE_VERSION", "v1"), o.platform());
+  }
+
+  @Test
   void trustedProxiesOption() throws Exception {
     var policy = parse(Map.of(), "--trusted-proxies", "10.0.0.0/8", "a").trustedProxies();
     assertTrue(policy.orElseThrow().isTrusted(java.net.InetAddress.getByName("10.1.2.3")));

@@ -332,6 +332,7 @@ public final class AppEngineWebXml {
   private final Optional<Network> network;
   private final List<Permission> userPermissions;
   private final List<String> appEngineBundledServices;
+  private final List<String> warnings;
 
   private AppEngineWebXml(Builder b) {
     application = Optional.ofNullable(b.application);
@@ -381,6 +382,7 @@ public final class AppEngineWebXml {
     network = Optional.ofNullable(b.network);
     userPermissions = List.copyOf(b.userPermissions);
     appEngineBundledServices = List.copyOf(b.appEngineBundledServices);
+    warnings = List.copyOf(b.warnings);
   }
 
   private static <K, V> Map<K, V> copy(Map<K, V> m) {
@@ -471,18 +473,24 @@ public final class AppEngineWebXml {
   }
 
   /**
-   * Whether {@code <env-variables>} may not set {@code name}: {@code PORT}, {@code
-   * GOOGLE_CLOUD_PROJECT} and {@code GAE_*} (set by the platform), {@code AERUN_*} (read by the
-   * launcher before the descriptor).
+   * Whether {@code name} is one the platform sets itself ({@code PORT}, {@code
+   * GOOGLE_CLOUD_PROJECT}, {@code GAE_*}): {@code <env-variables>} may name it (with a warning),
+   * and the app sees the platform's value where there is one, but the runtime never takes its own
+   * port, trust policy or ids from the descriptor.
    */
-  public static boolean isReservedEnvVariable(String name) {
-    return name.equals("PORT")
-        || name.equals("GOOGLE_CLOUD_PROJECT")
-        || name.startsWith("GAE_")
-        || name.startsWith("AERUN_");
+  public static boolean isPlatformEnvVariable(String name) {
+    return name.equals("PORT") || name.equals("GOOGLE_CLOUD_PROJECT") || name.startsWith("GAE_");
   }
 
-  /** {@code <env-variables>}: name to value in file order (never a reserved name). */
+  /**
+   * Whether {@code <env-variables>} may not set {@code name} at all: {@code AERUN_*}, which the
+   * launcher reads before the descriptor.
+   */
+  public static boolean isReservedEnvVariable(String name) {
+    return name.startsWith("AERUN_");
+  }
+
+  /** {@code <env-variables>}: name to value in file order (never an {@code AERUN_*} name). */
   public Map<String, String> envVariables() {
     return envVariables;
   }
@@ -657,6 +665,15 @@ public final class AppEngineWebXml {
     return appEngineBundledServices;
   }
 
+  /**
+   * What the parser accepted but ignored or changed, in file order, each one line of the form
+   * {@code <file>:<line>:<column>: <element>: <what was done>} (as {@link DescriptorException}):
+   * the launcher logs them as warnings. Never contains an environment variable's value.
+   */
+  public List<String> warnings() {
+    return warnings;
+  }
+
   /** Mutable collector used by the parser. */
   static final class Builder {
     String application;
@@ -709,6 +726,7 @@ public final class AppEngineWebXml {
     Network network;
     final List<Permission> userPermissions = new ArrayList<>();
     final List<String> appEngineBundledServices = new ArrayList<>();
+    final List<String> warnings = new ArrayList<>();
 
     AppEngineWebXml build() {
       return new AppEngineWebXml(this);

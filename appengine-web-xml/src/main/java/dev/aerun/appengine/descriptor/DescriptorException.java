@@ -43,7 +43,7 @@ public final class DescriptorException extends Exception {
     this(file, line, column, element, problem, null);
   }
 
-  private static String format(String file, int line, int column, String element, String problem) {
+  static String format(String file, int line, int column, String element, String problem) {
     return (file == null ? "<unknown>" : oneLine(file))
         + ":"
         + Math.max(0, line)

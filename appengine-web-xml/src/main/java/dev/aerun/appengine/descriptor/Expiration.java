@@ -76,4 +76,55 @@ public final class Expiration {
     return new IllegalArgumentException(
         "invalid expiration \"" + value + "\": " + why + "; expected e.g. \"1d 4h 5m\" or \"10s\"");
   }
+
+  /**
+   * Parses a duration of the scaling settings ({@code <idle-timeout>}, {@code
+   * <min-pending-latency>}...), which the platform types as strings and reads more freely than
+   * expirations: terms {@code <number><unit>} where the number may have a fraction and a space may
+   * stand before the unit, units {@code ms}, {@code s}, {@code m}, {@code h}, {@code d}
+   * (case-insensitive), no unit meaning seconds: {@code "1.5h"}, {@code "30 ms"}, {@code "10m
+   * 30s"}.
+   *
+   * @return the total in milliseconds, rounded
+   * @throws IllegalArgumentException if {@code value} is blank, malformed, or too large
+   */
+  public static long parseDurationMillis(String value) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(
+          "empty duration; expected e.g. \"30ms\", \"1.5s\" or \"10m\"");
+    }
+    java.util.regex.Matcher m = DURATION_TERM.matcher(value);
+    double total = 0;
+    int at = 0;
+    while (at < value.length()) {
+      if (!m.find(at) || m.start() != at) {
+        throw new IllegalArgumentException(
+            "invalid duration \""
+                + value
+                + "\" at position "
+                + (at + 1)
+                + "; expected e.g. \"30ms\", \"1.5s\", \"10m\" or \"1.5h\"");
+      }
+      String unit = m.group(2) == null ? "s" : m.group(2).toLowerCase(java.util.Locale.ROOT);
+      double factor =
+          switch (unit) {
+            case "ms" -> 1;
+            case "m" -> 60_000;
+            case "h" -> 3_600_000;
+            case "d" -> 86_400_000;
+            default -> 1_000;
+          };
+      total += Double.parseDouble(m.group(1)) * factor;
+      at = m.end();
+    }
+    if (total > Long.MAX_VALUE / 2) {
+      throw new IllegalArgumentException("invalid duration \"" + value + "\": too large");
+    }
+    return Math.round(total);
+  }
+
+  private static final java.util.regex.Pattern DURATION_TERM =
+      java.util.regex.Pattern.compile(
+          "\\s*(\\d{1,12}(?:\\.\\d{1,9})?)\\s*(ms|[smhd])?(?![a-z])\\s*",
+          java.util.regex.Pattern.CASE_INSENSITIVE);
 }

@@ -48,4 +48,25 @@ class ExpirationTest {
     assertThrows(
         IllegalArgumentException.class, () -> Expiration.parseSeconds("9223372036854775807d"));
   }
+
+  @ParameterizedTest
+  @CsvSource({
+    "30ms, 30",
+    "30 ms, 30",
+    "1.5s, 1500",
+    "1.5h, 5400000",
+    "10m 30s, 630000",
+    "2, 2000",
+    "1d, 86400000",
+    "0.25 S, 250"
+  })
+  void scalingDurationsAreReadAsThePlatformWritesThem(String value, long millis) {
+    assertEquals(millis, Expiration.parseDurationMillis(value));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", " ", "fast", "1x", "ms", "1 msx", "-1s"})
+  void badScalingDurationsAreRefused(String value) {
+    assertThrows(IllegalArgumentException.class, () -> Expiration.parseDurationMillis(value));
+  }
 }

@@ -21,6 +21,33 @@ final class AppCopies {
    * @throws IllegalStateException if the descriptor does not contain {@code from}
    */
   static Path withDescriptorEdit(Path war, Path dir, String from, String to) throws IOException {
+    unpack(war, dir);
+    Path descriptor = dir.resolve("WEB-INF/appengine-web.xml");
+    String xml = Files.readString(descriptor);
+    if (!xml.contains(from)) {
+      throw new IllegalStateException(descriptor + " has no " + from + ":\n" + xml);
+    }
+    Files.writeString(descriptor, xml.replace(from, to));
+    return dir;
+  }
+
+  /**
+   * Unpacks {@code war} into {@code dir} and marks the class {@code className} as compiled for Java
+   * {@code feature} (the class file's major version), as if built by a newer compiler.
+   */
+  static Path withClassForJava(Path war, Path dir, String className, int feature)
+      throws IOException {
+    unpack(war, dir);
+    Path file = dir.resolve("WEB-INF/classes/" + className.replace('.', '/') + ".class");
+    byte[] bytes = Files.readAllBytes(file);
+    int major = feature + 44;
+    bytes[6] = (byte) (major >> 8);
+    bytes[7] = (byte) major;
+    Files.write(file, bytes);
+    return dir;
+  }
+
+  private static void unpack(Path war, Path dir) throws IOException {
     try (ZipFile zip = new ZipFile(war.toFile())) {
       Enumeration<? extends ZipEntry> entries = zip.entries();
       while (entries.hasMoreElements()) {
@@ -39,12 +66,5 @@ final class AppCopies {
         }
       }
     }
-    Path descriptor = dir.resolve("WEB-INF/appengine-web.xml");
-    String xml = Files.readString(descriptor);
-    if (!xml.contains(from)) {
-      throw new IllegalStateException(descriptor + " has no " + from + ":\n" + xml);
-    }
-    Files.writeString(descriptor, xml.replace(from, to));
-    return dir;
   }
 }

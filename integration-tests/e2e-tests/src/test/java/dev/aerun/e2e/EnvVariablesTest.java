@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The descriptor's {@code <env-variables>} reach the app's {@code System.getenv()}: the launcher
  * starts the serving JVM again with them when the environment lacks them (the sample apps set
- * {@code SAMPLE_ENV}), keeps the environment's own value when it has another, and refuses the
- * platform's reserved names.
+ * {@code SAMPLE_ENV}), keeps the environment's own value when it has another, passes on the
+ * platform's own names without letting them configure the runtime, and refuses the launcher's.
  */
 class EnvVariablesTest {
   @RegisterExtension static final Runtimes runtimes = new Runtimes();
@@ -110,23 +110,60 @@ class EnvVariablesTest {
     assertFalse(children.get(0).isAlive());
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void platformVariablesInTheDescriptor_reachTheApp_butNeverTheRuntimesTrustPortOrIds(
+      String mode, @TempDir Path dir) throws Exception {
+    Path app =
+        AppCopies.withDescriptorEdit(
+            RuntimeProcess.app("sample-ee10-app.war"),
+            dir,
+            "<env-var name=\"SAMPLE_ENV\" value=\"from-appengine-web-xml\"/>",
+            "<env-var name=\"SAMPLE_ENV\" value=\"from-appengine-web-xml\"/>"
+                + "<env-var name=\"GAE_ENV\" value=\"descriptor-gae-env\"/>"
+                + "<env-var name=\"PORT\" value=\"1\"/>"
+                + "<env-var name=\"GAE_APPLICATION\" value=\"descriptor-app-id\"/>");
+    RuntimeProcess runtime =
+        runtimes.start(RuntimeProcess.launch(app).args("--log-format", "text", "--mode", mode));
+
+    // A trusted front end's headers would make these the remote address and https.
+    JsonNode info =
+        Http.requestInfo(
+            runtime.uri("/request-info"),
+            "X-AppEngine-User-IP",
+            "203.0.113.9",
+            "X-AppEngine-Https",
+            "on");
+    assertEquals("127.0.0.1", info.path("remoteAddr").asText(), info.toString());
+    assertFalse(info.path("secure").asBoolean(), info.toString());
+    assertFalse(info.toString().contains("descriptor-app-id"), info.toString());
+    assertEquals("from-appengine-web-xml", info.path("env").path("SAMPLE_ENV").asText());
+    String output = runtime.output();
+    for (String name : List.of("GAE_ENV", "PORT", "GAE_APPLICATION")) {
+      assertTrue(
+          output.contains("env-var: environment variable " + name + " is one the platform sets"),
+          output);
+    }
+    assertFalse(output.contains("descriptor-gae-env"), "a value was logged:\n" + output);
+  }
+
   @Test
-  void reservedNameInTheDescriptor_exit1_namingFileLineAndElement(@TempDir Path dir)
+  void launcherVariableInTheDescriptor_exit1_namingFileLineAndElement(@TempDir Path dir)
       throws Exception {
     Path app =
         AppCopies.withDescriptorEdit(
             RuntimeProcess.app("sample-ee10-app.war"),
             dir,
             "<env-var name=\"SAMPLE_ENV\"",
-            "<env-var name=\"PORT\"");
+            "<env-var name=\"AERUN_APP\"");
     RuntimeProcess runtime =
         runtimes.start(RuntimeProcess.launch(app).args("--log-format", "text"));
 
     assertEquals(1, runtime.waitFor(60), runtime.output());
     assertTrue(
         Pattern.compile(
-                "(?m)^error: .*WEB-INF/appengine-web.xml:9:5: env-var: environment variable PORT"
-                    + " is reserved")
+                "(?m)^error: .*WEB-INF/appengine-web.xml:9:5: env-var: environment variable"
+                    + " AERUN_APP is reserved")
             .matcher(runtime.output())
             .find(),
         runtime.output());

@@ -3,6 +3,10 @@ package dev.aerun.runtime.server;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.errors.NoDetailsErrorHandler;
 import dev.aerun.runtime.load.Capacity;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -20,7 +24,7 @@ import org.eclipse.jetty.server.ServerConnector;
  *   <li>{@link #newConnector}: HTTP/1.1 with no {@code Server} or {@code X-Powered-By} header, a
  *       {@code Date} header, the header size limit of {@link RequestLimits#configure}, and the idle
  *       timeout.
- *   <li>{@link #startThenOpen}: deploy everything first, open the port last.
+ *   <li>{@link #startThenOpen}: bind the port first, deploy everything, accept last.
  * </ul>
  */
 public final class PublicServers {
@@ -63,22 +67,54 @@ public final class PublicServers {
   }
 
   /**
-   * Starts {@code server} (deploying every handler, the webapp above all), and only then adds and
-   * starts {@code connector}. Jetty would otherwise open the port even when the deployment failed,
-   * and a client could reach a half-started server. If anything fails, the server is stopped and
-   * the port was never opened (or is closed again).
+   * Fails with a {@link PortUnavailableException} when {@code host:port} cannot be bound now (in
+   * use, not permitted), by binding it and letting it go: the launcher asks before it deploys the
+   * app, so a port in use costs no deployment. Port 0 always passes.
+   *
+   * @param host the address, or null for all interfaces
+   */
+  public static void checkBindable(String host, int port) throws PortUnavailableException {
+    if (port == 0) {
+      return;
+    }
+    try (ServerSocketChannel channel = ServerSocketChannel.open()) {
+      channel.setOption(StandardSocketOptions.SO_REUSEADDR, true); // as Jetty's connector
+      channel.bind(
+          host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port), 1);
+    } catch (IOException e) {
+      throw new PortUnavailableException(host, port, e);
+    }
+  }
+
+  /**
+   * Binds {@code connector}'s port, then starts {@code server} (deploying every handler, the webapp
+   * above all), and only then adds and starts {@code connector}, which begins accepting. A port
+   * that cannot be bound (in use, not permitted) fails at once, before the app is deployed, with a
+   * {@link PortUnavailableException}; a client that connects during deployment waits in the backlog
+   * and is served once the app is ready, never by a half-started server. If anything fails, the
+   * server is stopped and the port is closed again.
    */
   public static void startThenOpen(Server server, ServerConnector connector) throws Exception {
-    server.start();
     try {
+      connector.open();
+    } catch (IOException e) {
+      throw new PortUnavailableException(connector.getHost(), connector.getPort(), e);
+    }
+    try {
+      server.start();
       server.addConnector(connector);
       if (!connector.isStarted()) {
         connector.start();
       }
-    } catch (Exception e) {
+    } catch (Exception | LinkageError e) { // the app's classes may fail to load with an Error
       try {
         server.stop();
       } catch (Exception suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      try {
+        connector.close();
+      } catch (RuntimeException suppressed) {
         e.addSuppressed(suppressed);
       }
       throw e;

@@ -21,12 +21,38 @@ final class Records {
 
   private Records() {}
 
+  /** See {@link RuntimeLogs#briefExceptions}. */
+  static volatile boolean briefExceptions;
+
+  /** The exception and its causes on one line: {@code A: why (caused by B: why)}. */
+  static String brief(Throwable thrown) {
+    StringBuilder out = new StringBuilder();
+    int depth = 0;
+    for (Throwable t = thrown; t != null && depth < 8; t = t.getCause(), depth++) {
+      if (depth > 0) {
+        out.append(" (caused by ");
+      }
+      out.append(t.getClass().getSimpleName());
+      if (t.getMessage() != null) {
+        out.append(": ").append(t.getMessage().replaceAll("\\s+", " ").strip());
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    out.append(")".repeat(Math.max(0, depth - 1)));
+    return out.toString();
+  }
+
   /** The message with its parameters filled in, then the stack trace of its exception, if any. */
   static String messageWithStackTrace(LogRecord record) {
     String message = MESSAGES.formatMessage(record);
     Throwable thrown = record.getThrown();
     if (thrown == null) {
       return message == null ? "" : message;
+    }
+    if (briefExceptions) {
+      return (message == null || message.isEmpty() ? "" : message + ": ") + brief(thrown);
     }
     StringWriter trace = new StringWriter(1024);
     if (message != null && !message.isEmpty()) {

@@ -44,6 +44,15 @@ public final class RuntimeLogs {
         ZoneId.systemDefault());
   }
 
+  /**
+   * While on, an exception in a log record is written as one line (its class and message, and its
+   * causes'), without stack trace: the launcher turns it on until the app serves, so a start
+   * failure ends in one clear error line rather than pages of stack traces.
+   */
+  public static void briefExceptions(boolean on) {
+    Records.briefExceptions = on;
+  }
+
   /** How often buffered log lines reach stdout at the latest. */
   static final long FLUSH_INTERVAL_MILLIS = 100;
 

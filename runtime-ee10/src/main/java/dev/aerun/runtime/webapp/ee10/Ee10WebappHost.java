@@ -2,11 +2,13 @@ package dev.aerun.runtime.webapp.ee10;
 
 import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.runtime.sessions.WebappSessions;
+import dev.aerun.runtime.webapp.RuntimeLibraries;
 import dev.aerun.runtime.webapp.WebappDefaults;
 import dev.aerun.runtime.webapp.WebappHost;
 import dev.aerun.runtime.webapp.WebappSpec;
 import jakarta.servlet.DispatcherType;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.EnumSet;
 import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
@@ -24,6 +26,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ClassMatcher;
 
 /** {@code jakarta.servlet} apps on Jetty's ee10 environment. */
 public final class Ee10WebappHost implements WebappHost {
@@ -54,12 +57,16 @@ public final class Ee10WebappHost implements WebappHost {
   private static Handler newWebapp(WebappSpec spec, ClassLoader jettyLoader) {
     WebAppContext webapp = spec.jsp() ? new WebAppContext() : new WithoutJsp();
     // The app sees the servlet API, and Jetty scans the container's JSTL jar, through this parent.
-    webapp.setClassLoader(new WebAppClassLoader(jettyLoader, webapp));
+    WebAppClassLoader loader = new WebAppClassLoader(jettyLoader, webapp);
+    webapp.setClassLoader(loader);
     webapp.setTempDirectory(WebappDefaults.prepare(spec, EeVersion.EE10));
     webapp.setWar(spec.appLocation().toString());
     webapp.setContextPath(spec.contextPath());
     webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
     webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);
+    // The app sees the servlet environment, not the runtime's libraries (see RuntimeLibraries).
+    webapp.addHiddenClassMatcher(new ClassMatcher(RuntimeLibraries.hiddenClasses()));
+    addSlf4jProvider(loader, spec);
     webapp.setInitParameter(WebappDefaults.DIR_ALLOWED_PARAMETER, "false");
     WebappDefaults.restrictAliases(webapp);
     // Added on top of the ServiceLoader defaults so they are on whatever the classpath discovers.
@@ -78,6 +85,21 @@ public final class Ee10WebappHost implements WebappHost {
     webapp.setSecurityHandler(new AppEngineSecurityHandler(spec.login()));
     configureSessions(webapp, spec.sessions());
     return webapp;
+  }
+
+  /**
+   * See {@link RuntimeLibraries#slf4jProviderFor}: on the app's own class path, not its parent's.
+   */
+  private static void addSlf4jProvider(WebAppClassLoader loader, WebappSpec spec) {
+    RuntimeLibraries.slf4jProviderFor(spec.appLocation())
+        .ifPresent(
+            jar -> {
+              try {
+                loader.addClassPath(jar.toString());
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
   }
 
   /**

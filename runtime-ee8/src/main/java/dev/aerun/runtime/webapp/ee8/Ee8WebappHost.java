@@ -2,10 +2,12 @@ package dev.aerun.runtime.webapp.ee8;
 
 import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.runtime.sessions.WebappSessions;
+import dev.aerun.runtime.webapp.RuntimeLibraries;
 import dev.aerun.runtime.webapp.WebappDefaults;
 import dev.aerun.runtime.webapp.WebappHost;
 import dev.aerun.runtime.webapp.WebappSpec;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.EnumSet;
 import javax.servlet.DispatcherType;
@@ -22,6 +24,7 @@ import org.eclipse.jetty.ee8.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee8.servlet.ServletHandler;
 import org.eclipse.jetty.ee8.servlet.ServletHolder;
 import org.eclipse.jetty.ee8.servlet.ServletMapping;
+import org.eclipse.jetty.ee8.webapp.ClassMatcher;
 import org.eclipse.jetty.ee8.webapp.JspConfiguration;
 import org.eclipse.jetty.ee8.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee8.webapp.WebAppContext;
@@ -61,12 +64,16 @@ public final class Ee8WebappHost implements WebappHost {
   private static Handler newWebapp(WebappSpec spec, ClassLoader jettyLoader) {
     WebAppContext webapp = spec.jsp() ? new WebAppContext() : new WithoutJsp();
     // The app sees the servlet API, and Jetty scans the container's JSTL jar, through this parent.
-    webapp.setClassLoader(new WebAppClassLoader(jettyLoader, webapp));
+    WebAppClassLoader loader = new WebAppClassLoader(jettyLoader, webapp);
+    webapp.setClassLoader(loader);
     webapp.setTempDirectory(WebappDefaults.prepare(spec, EeVersion.EE8));
     webapp.setWar(spec.appLocation().toString());
     webapp.setContextPath(spec.contextPath());
     webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
     webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);
+    // The app sees the servlet environment, not the runtime's libraries (see RuntimeLibraries).
+    webapp.addServerClassMatcher(new ClassMatcher(RuntimeLibraries.hiddenClasses()));
+    addSlf4jProvider(loader, spec);
     webapp.setInitParameter(WebappDefaults.DIR_ALLOWED_PARAMETER, "false");
     WebappDefaults.restrictAliases(webapp.getCoreContextHandler());
     // Added on top of the ServiceLoader defaults so they are on whatever the classpath discovers.
@@ -85,6 +92,21 @@ public final class Ee8WebappHost implements WebappHost {
     webapp.setSecurityHandler(new AppEngineSecurityHandler(spec.login()));
     configureSessions(webapp, spec.sessions());
     return webapp.getCoreContextHandler();
+  }
+
+  /**
+   * See {@link RuntimeLibraries#slf4jProviderFor}: on the app's own class path, not its parent's.
+   */
+  private static void addSlf4jProvider(WebAppClassLoader loader, WebappSpec spec) {
+    RuntimeLibraries.slf4jProviderFor(spec.appLocation())
+        .ifPresent(
+            jar -> {
+              try {
+                loader.addClassPath(jar.toString());
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
   }
 
   /**
