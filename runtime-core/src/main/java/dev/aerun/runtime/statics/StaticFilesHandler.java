@@ -154,7 +154,7 @@ public final class StaticFilesHandler extends Handler.Wrapper {
     }
     HttpContent content = resources.getContent(entry.resourcePath(), request);
     if (content == null) {
-      // Deleted since start-up: the file is gone for the app too.
+      // Deleted since start-up before it was first read: the file is gone for the app too.
       resources.error(request, response, callback, HttpStatus.NOT_FOUND_404);
       return true;
     }
