@@ -33,8 +33,9 @@ public final class WebappDefaults {
     return switch (version) {
       case EE8 -> ".*/javax\\.servlet\\.jsp\\.jstl-\\d[^/]*\\.jar$";
       case EE10 -> ".*/jakarta\\.servlet\\.jsp\\.jstl-\\d[^/]*\\.jar$";
-      case EE11 ->
-          throw new IllegalArgumentException("EE version " + version + " is not supported");
+      // Jetty's ee11 JSTL ships its implementation and tag library descriptors in Glassfish's
+      // wasp jar.
+      case EE11 -> ".*/wasp-\\d[^/]*\\.jar$";
     };
   }
 
@@ -47,14 +48,15 @@ public final class WebappDefaults {
       case EE8 -> "org\\.eclipse\\.jetty\\.ee8\\.apache\\.jsp\\..*|org\\.apache\\.jasper\\..*";
       case EE10 -> "org\\.eclipse\\.jetty\\.ee10\\.apache\\.jsp\\..*|org\\.apache\\.jasper\\..*";
       case EE11 ->
-          throw new IllegalArgumentException("EE version " + version + " is not supported");
+          "org\\.eclipse\\.jetty\\.ee11\\.apache\\.jsp\\..*|org\\.apache\\.jasper\\..*"
+              + "|org\\.glassfish\\.wasp\\..*";
     };
   }
 
-  /** The name of the JSP servlet in Jetty's default descriptor, the same in ee8 and ee10. */
+  /** The name of the JSP servlet in Jetty's default descriptor, the same in ee8, ee10 and ee11. */
   public static final String JSP_SERVLET = "jsp";
 
-  /** The attribute name Jetty's MetaInfConfiguration reads, the same in ee8 and ee10. */
+  /** The attribute name Jetty's MetaInfConfiguration reads, the same in ee8, ee10 and ee11. */
   public static final String CONTAINER_INCLUDE_JAR_PATTERN =
       "org.eclipse.jetty.server.webapp.ContainerIncludeJarPattern";
 
@@ -64,9 +66,9 @@ public final class WebappDefaults {
   public static final boolean THROW_UNAVAILABLE_ON_STARTUP = true;
 
   /**
-   * The context init parameter through which Jetty's default servlet (ee8 and ee10 alike) decides
-   * whether it lists directories. The runtime sets it to {@code false}, as the platform never lists
-   * an app's directories; an app's own {@code <context-param>} still wins.
+   * The context init parameter through which Jetty's default servlet (ee8, ee10 and ee11 alike)
+   * decides whether it lists directories. The runtime sets it to {@code false}, as the platform
+   * never lists an app's directories; an app's own {@code <context-param>} still wins.
    */
   public static final String DIR_ALLOWED_PARAMETER = "org.eclipse.jetty.servlet.Default.dirAllowed";
 

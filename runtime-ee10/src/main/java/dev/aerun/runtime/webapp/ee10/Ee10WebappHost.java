@@ -9,6 +9,7 @@ import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.EnumSet;
+import org.eclipse.jetty.ee.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
 import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
@@ -18,14 +19,17 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.servlet.ServletMapping;
 import org.eclipse.jetty.ee10.servlet.SessionHandler;
 import org.eclipse.jetty.ee10.webapp.JspConfiguration;
-import org.eclipse.jetty.ee10.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
-/** {@code jakarta.servlet} apps on Jetty's ee10 environment. */
+/**
+ * {@code jakarta.servlet} apps on Jetty's ee10 environment. The ee11 host is generated from this
+ * file at build time (see {@code build/source-transform.xml}), so it may name only what Jetty's
+ * ee10 and ee11 environments share.
+ */
 public final class Ee10WebappHost implements WebappHost {
 
   /** For {@link java.util.ServiceLoader}. */
