@@ -5,6 +5,9 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.pathmap.PathSpec;
@@ -51,6 +54,20 @@ public final class WebappDefaults {
           "org\\.eclipse\\.jetty\\.ee11\\.apache\\.jsp\\..*|org\\.apache\\.jasper\\..*"
               + "|org\\.glassfish\\.wasp\\..*";
     };
+  }
+
+  /**
+   * {@code items} (servlets or servlet mappings of a webapp) without those of the {@link
+   * #JSP_SERVLET}, for a webapp whose app has no JSP; {@code null} stays {@code null}.
+   */
+  public static <T> T[] withoutJsp(
+      T[] items, Function<T, String> servletName, IntFunction<T[]> array) {
+    if (items == null) {
+      return null;
+    }
+    return Arrays.stream(items)
+        .filter(item -> !JSP_SERVLET.equals(servletName.apply(item)))
+        .toArray(array);
   }
 
   /** The name of the JSP servlet in Jetty's default descriptor, the same in ee8, ee10 and ee11. */

@@ -7,7 +7,6 @@ import dev.aerun.runtime.webapp.WebappHost;
 import dev.aerun.runtime.webapp.WebappSpec;
 import jakarta.servlet.DispatcherType;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.EnumSet;
 import org.eclipse.jetty.ee.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
@@ -113,18 +112,14 @@ public final class Ee10WebappHost implements WebappHost {
     @Override
     protected void startWebapp() throws Exception {
       ServletHandler servlets = getServletHandler();
-      if (servlets.getServletMappings() != null) {
-        servlets.setServletMappings(
-            Arrays.stream(servlets.getServletMappings())
-                .filter(m -> !WebappDefaults.JSP_SERVLET.equals(m.getServletName()))
-                .toArray(ServletMapping[]::new));
-      }
-      if (servlets.getServlets() != null) {
-        servlets.setServlets(
-            Arrays.stream(servlets.getServlets())
-                .filter(h -> !WebappDefaults.JSP_SERVLET.equals(h.getName()))
-                .toArray(ServletHolder[]::new));
-      }
+      servlets.setServletMappings(
+          WebappDefaults.withoutJsp(
+              servlets.getServletMappings(),
+              ServletMapping::getServletName,
+              ServletMapping[]::new));
+      servlets.setServlets(
+          WebappDefaults.withoutJsp(
+              servlets.getServlets(), ServletHolder::getName, ServletHolder[]::new));
       super.startWebapp();
     }
   }

@@ -6,7 +6,6 @@ import dev.aerun.runtime.webapp.WebappDefaults;
 import dev.aerun.runtime.webapp.WebappHost;
 import dev.aerun.runtime.webapp.WebappSpec;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.EnumSet;
 import javax.servlet.DispatcherType;
 import javax.servlet.RequestDispatcher;
@@ -116,18 +115,14 @@ public final class Ee8WebappHost implements WebappHost {
     @Override
     protected void startWebapp() throws Exception {
       ServletHandler servlets = getServletHandler();
-      if (servlets.getServletMappings() != null) {
-        servlets.setServletMappings(
-            Arrays.stream(servlets.getServletMappings())
-                .filter(m -> !WebappDefaults.JSP_SERVLET.equals(m.getServletName()))
-                .toArray(ServletMapping[]::new));
-      }
-      if (servlets.getServlets() != null) {
-        servlets.setServlets(
-            Arrays.stream(servlets.getServlets())
-                .filter(h -> !WebappDefaults.JSP_SERVLET.equals(h.getName()))
-                .toArray(ServletHolder[]::new));
-      }
+      servlets.setServletMappings(
+          WebappDefaults.withoutJsp(
+              servlets.getServletMappings(),
+              ServletMapping::getServletName,
+              ServletMapping[]::new));
+      servlets.setServlets(
+          WebappDefaults.withoutJsp(
+              servlets.getServlets(), ServletHolder::getName, ServletHolder[]::new));
       super.startWebapp();
     }
   }
