@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -57,6 +58,22 @@ public final class WebappDefaults {
   }
 
   /**
+   * The context attributes a webapp for {@code spec} gets, by names every EE's Jetty reads: with
+   * JSP, the container jars scanned for tag libraries ({@link #containerIncludeJarPattern});
+   * without, the JSP initializers left out ({@link #jspInitializers}).
+   */
+  public static Map<String, String> contextAttributes(WebappSpec spec, EeVersion version) {
+    return spec.jsp()
+        ? Map.of(CONTAINER_INCLUDE_JAR_PATTERN, containerIncludeJarPattern(version))
+        : Map.of(CONTAINER_INITIALIZER_EXCLUSION_PATTERN, jspInitializers(version));
+  }
+
+  /** The context init parameters every webapp gets: its default servlet lists no directory. */
+  public static Map<String, String> initParameters() {
+    return Map.of(DIR_ALLOWED_PARAMETER, "false");
+  }
+
+  /**
    * {@code items} (servlets or servlet mappings of a webapp) without those of the {@link
    * #JSP_SERVLET}, for a webapp whose app has no JSP; {@code null} stays {@code null}.
    */
@@ -72,6 +89,13 @@ public final class WebappDefaults {
 
   /** The name of the JSP servlet in Jetty's default descriptor, the same in ee8, ee10 and ee11. */
   public static final String JSP_SERVLET = "jsp";
+
+  /**
+   * The attribute name Jetty's AnnotationConfiguration reads for container initializers to leave
+   * out, the same in ee8, ee10 and ee11.
+   */
+  public static final String CONTAINER_INITIALIZER_EXCLUSION_PATTERN =
+      "org.eclipse.jetty.containerInitializerExclusionPattern";
 
   /** The attribute name Jetty's MetaInfConfiguration reads, the same in ee8, ee10 and ee11. */
   public static final String CONTAINER_INCLUDE_JAR_PATTERN =

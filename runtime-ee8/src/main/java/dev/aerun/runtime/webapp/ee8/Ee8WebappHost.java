@@ -66,18 +66,13 @@ public final class Ee8WebappHost implements WebappHost {
     webapp.setContextPath(spec.contextPath());
     webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
     webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);
-    webapp.setInitParameter(WebappDefaults.DIR_ALLOWED_PARAMETER, "false");
+    WebappDefaults.initParameters().forEach(webapp::setInitParameter);
+    WebappDefaults.contextAttributes(spec, EeVersion.EE8).forEach(webapp::setAttribute);
     WebappDefaults.restrictAliases(webapp.getCoreContextHandler());
     // Added on top of the ServiceLoader defaults so they are on whatever the classpath discovers.
     if (spec.jsp()) {
-      webapp.setAttribute(
-          WebappDefaults.CONTAINER_INCLUDE_JAR_PATTERN,
-          WebappDefaults.containerIncludeJarPattern(EeVersion.EE8));
       webapp.addConfiguration(new AnnotationConfiguration(), new JspConfiguration());
     } else {
-      webapp.setAttribute(
-          AnnotationConfiguration.SERVLET_CONTAINER_INITIALIZER_EXCLUSION_PATTERN,
-          WebappDefaults.jspInitializers(EeVersion.EE8));
       webapp.addConfiguration(new AnnotationConfiguration());
     }
     webapp.setErrorHandler(new NoDetailsErrorHandler());
