@@ -55,8 +55,15 @@ final class EeClassLoaders {
    * @throws UncheckedIOException if the folder exists but cannot be listed
    */
   static ClassLoader forVersion(EeVersion ee, boolean jsp) {
+    return forVersion(runtimeHome(), ee, jsp);
+  }
+
+  /**
+   * {@link #forVersion(EeVersion, boolean)} for the runtime jar's directory {@code runtimeHome}.
+   */
+  static ClassLoader forVersion(Optional<Path> runtimeHome, EeVersion ee, boolean jsp) {
     ClassLoader own = EeClassLoaders.class.getClassLoader();
-    Optional<Path> folder = runtimeHome().flatMap(home -> eeFolder(home, ee));
+    Optional<Path> folder = runtimeHome.flatMap(home -> eeFolder(home, ee));
     if (folder.isEmpty()) {
       return own;
     }
