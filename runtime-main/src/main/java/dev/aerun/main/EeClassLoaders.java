@@ -16,19 +16,19 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The class loader holding one EE version's Jetty jars and its {@code WebappHost}. The EE8 and EE10
- * JSP stacks cannot share one classpath, so the packaged runtime keeps each in its own folder
- * beside the runtime jar ({@code lib/ee8}, {@code lib/ee10}) and loads it in a child of the common
- * classpath. Being a {@link URLClassLoader} also lets Jetty find the container's JSTL jar to scan
- * for tag libraries.
+ * The class loader holding one EE version's Jetty jars and its {@code WebappHost}. The EE8, EE10
+ * and EE11 JSP stacks cannot share one classpath, so the packaged runtime keeps each in its own
+ * folder beside the runtime jar ({@code lib/ee8}, {@code lib/ee10}, {@code lib/ee11}) and loads it
+ * in a child of the common classpath. Being a {@link URLClassLoader} also lets Jetty find the
+ * container's JSTL jar to scan for tag libraries.
  */
 final class EeClassLoaders {
 
   /**
-   * The jars of the JSP stack in {@code lib/ee8} and {@code lib/ee10}: Jasper, the Eclipse
-   * compiler, EL, JSTL and their APIs, and Jetty's glue for them. Left out for an app without JSP,
-   * whose webapp never starts JSP support: every jar on a class path costs heap for its directory,
-   * as Jetty's service lookups open them all.
+   * The jars of the JSP stack in {@code lib/ee8}, {@code lib/ee10} and {@code lib/ee11}: Jasper,
+   * the Eclipse compiler, EL, JSTL (Glassfish's wasp on ee11) and their APIs, and Jetty's glue for
+   * them. Left out for an app without JSP, whose webapp never starts JSP support: every jar on a
+   * class path costs heap for its directory, as Jetty's service lookups open them all.
    */
   static final List<String> JSP_JAR_PREFIXES =
       List.of(
@@ -37,8 +37,11 @@ final class EeClassLoaders {
           "mortbay-apache-el-",
           "jetty-ee8-apache-jsp-",
           "jetty-ee10-apache-jsp-",
+          "jetty-ee11-apache-jsp-",
           "jetty-ee8-glassfish-jstl-",
           "jetty-ee10-glassfish-jstl-",
+          "jetty-ee11-glassfish-jstl-",
+          "wasp-",
           "javax.servlet.jsp.jstl-",
           "jakarta.servlet.jsp.jstl-",
           "jakarta.servlet.jsp-api-",
@@ -52,8 +55,15 @@ final class EeClassLoaders {
    * @throws UncheckedIOException if the folder exists but cannot be listed
    */
   static ClassLoader forVersion(EeVersion ee, boolean jsp) {
+    return forVersion(runtimeHome(), ee, jsp);
+  }
+
+  /**
+   * {@link #forVersion(EeVersion, boolean)} for the runtime jar's directory {@code runtimeHome}.
+   */
+  static ClassLoader forVersion(Optional<Path> runtimeHome, EeVersion ee, boolean jsp) {
     ClassLoader own = EeClassLoaders.class.getClassLoader();
-    Optional<Path> folder = runtimeHome().flatMap(home -> eeFolder(home, ee));
+    Optional<Path> folder = runtimeHome.flatMap(home -> eeFolder(home, ee));
     if (folder.isEmpty()) {
       return own;
     }

@@ -560,7 +560,7 @@ public final class LaunchOptions {
         "\n",
         "Usage: java [-Dname=value ...] -jar runtime-main.jar [options] <app-dir-or-war>",
         "",
-        "Serves one App Engine-style Java web app (EE8 javax.servlet or EE10 jakarta.servlet)",
+        "Serves one App Engine-style Java web app (EE8 javax.servlet, EE10 or EE11 jakarta.servlet)",
         "on Jetty 12, as its WEB-INF/appengine-web.xml describes.",
         "",
         "Options:",

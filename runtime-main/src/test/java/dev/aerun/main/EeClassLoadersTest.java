@@ -85,10 +85,24 @@ class EeClassLoadersTest {
   }
 
   @Test
-  void forVersion_withoutEeFolderIsThisClassLoader() {
-    // Tests run from target/classes; packaging creates target/lib/ee8 and ee10, never ee11.
-    ClassLoader loader = EeClassLoaders.forVersion(EeVersion.EE11, true);
+  void forVersion_withoutEeFolderIsThisClassLoader() throws Exception {
+    Files.createDirectories(home.resolve("lib/ee8"));
+
+    ClassLoader loader = EeClassLoaders.forVersion(Optional.of(home), EeVersion.EE11, true);
 
     assertEquals(EeClassLoaders.class.getClassLoader(), loader);
+  }
+
+  @Test
+  void forVersion_withEeFolderIsALoaderOverItsJars() throws Exception {
+    Path folder = Files.createDirectories(home.resolve("lib/ee11"));
+    Files.writeString(folder.resolve("jetty-ee11-servlet-12.1.7.jar"), "");
+
+    ClassLoader loader = EeClassLoaders.forVersion(Optional.of(home), EeVersion.EE11, true);
+
+    assertEquals("aerun-ee11", loader.getName());
+    assertArrayEquals(
+        new URL[] {folder.resolve("jetty-ee11-servlet-12.1.7.jar").toUri().toURL()},
+        ((java.net.URLClassLoader) loader).getURLs());
   }
 }

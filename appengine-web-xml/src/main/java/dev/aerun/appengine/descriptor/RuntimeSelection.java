@@ -18,8 +18,10 @@ import java.util.Optional;
  * appengine.use.EE11} (looked up with {@link #effectiveProperty}; a flag is set when its value is
  * {@code true}, case-insensitive). More than one set is an error. A set flag selects that EE; no
  * flag selects the runtime's default: java8/java11 → EE8 (with a warning that these are legacy
- * runtime ids), java17 → EE8, java21 → EE10, java25 → EE11 if supported else EE10. Choosing an EE
- * the runtime build does not support (notably EE11 today) is an error.
+ * runtime ids), java17 → EE8, java21 → EE10, java25 → EE11 if supported else EE10. {@code
+ * appengine.use.jetty121=true} (the platform's switch to Jetty 12.1, which this runtime always
+ * runs) turns a default of EE10 into EE11, as on the platform; it never overrides an EE flag.
+ * Choosing an EE the runtime build does not support is an error.
  *
  * <p><b>Mode:</b> the launcher override if given; else {@code appengine.use.HttpConnector=true}
  * selects {@link ServingMode#HTTP_CONNECTOR}; absent or any other value selects {@link
@@ -45,6 +47,12 @@ public record RuntimeSelection(
 
   /** Flag selecting EE11. */
   public static final String USE_EE11 = "appengine.use.EE11";
+
+  /**
+   * The platform's flag for Jetty 12.1: EE11 where the runtime's default would be EE10 (java21); an
+   * EE flag wins over it.
+   */
+  public static final String USE_JETTY121 = "appengine.use.jetty121";
 
   /** Flag selecting HttpConnector mode. */
   public static final String USE_HTTP_CONNECTOR = "appengine.use.HttpConnector";
@@ -123,7 +131,10 @@ public record RuntimeSelection(
           switch (runtime) {
             case "java8", "java11" -> EeVersion.EE8;
             case "java17" -> EeVersion.EE8;
-            case "java21" -> EeVersion.EE10;
+            case "java21" ->
+                isTrue(effectiveProperty(USE_JETTY121, props, over))
+                    ? EeVersion.EE11
+                    : EeVersion.EE10;
             default -> in.supportedEe().contains(EeVersion.EE11) ? EeVersion.EE11 : EeVersion.EE10;
           };
     }

@@ -30,9 +30,9 @@ public record SelectionInput(
     int jvmFeatureVersion,
     Set<EeVersion> supportedEe) {
 
-  /** What this runtime hosts today: EE8 and EE10. */
+  /** What this runtime hosts: EE8, EE10 and EE11. */
   public static final Set<EeVersion> DEFAULT_SUPPORTED_EE =
-      Collections.unmodifiableSet(EnumSet.of(EeVersion.EE8, EeVersion.EE10));
+      Collections.unmodifiableSet(EnumSet.allOf(EeVersion.class));
 
   /** Copies the collections; nulls become empty values. */
   public SelectionInput {

@@ -17,7 +17,8 @@ import java.util.Locale;
  * @param peers the servers, in the order they run
  * @param scenarios which scenarios run
  * @param echoSizes the echo sizes in bytes
- * @param ees the EE versions: EE10 runs every scenario, EE8 the memory (echo) scenario only
+ * @param ees the EE versions: EE10 runs every scenario, EE8 and EE11 the memory (echo) scenario
+ *     only
  * @param java the server JVMs' {@code java}
  * @param jvmFlags the server JVMs' flags, the same for every peer
  * @param p99BoundMillis the capacity scenario's latency bound
@@ -37,6 +38,9 @@ record BenchOptions(
     boolean jfr,
     Path repo) {
 
+  /** The EE versions the benchmarks know, in report order (each a {@code bench-app-<ee>.war}). */
+  static final List<String> EES = List.of("ee10", "ee8", "ee11");
+
   static final List<String> DEFAULT_JVM_FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
 
   static final String USAGE =
@@ -48,7 +52,7 @@ record BenchOptions(
         --peers LIST            bare,http,legacy,legacy-tcp (default: all, in that order)
         --scenarios LIST        echo,cpu,latency,capacity,coldstart (default: all)
         --echo-sizes LIST       32k,1m,30m (default)
-        --ee LIST               ee10,ee8 (default); EE8 runs the echo scenario only
+        --ee LIST               ee10,ee8,ee11 (default); EE8 and EE11 run the echo scenario only
         --java PATH             java of the server JVMs (default: the driver's own)
         --jvm-flags "FLAGS"     server JVM flags, the same for every peer
                                 (default: -Xms1g -Xmx1g -XX:+UseG1GC)
@@ -76,7 +80,7 @@ record BenchOptions(
     List<Peer> peers = List.of(Peer.values());
     List<Scenario> scenarios = List.of(Scenario.values());
     List<Long> echoSizes = List.of(32L * 1024, 1024L * 1024, 30L * 1024 * 1024);
-    List<String> ees = List.of("ee10", "ee8");
+    List<String> ees = EES;
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     List<String> jvmFlags = DEFAULT_JVM_FLAGS;
     double p99Bound = 10;
@@ -97,8 +101,9 @@ record BenchOptions(
           case "--ee" -> {
             ees = list(value(args, ++i, arg));
             for (String ee : ees) {
-              if (!ee.equals("ee10") && !ee.equals("ee8")) {
-                throw new UsageException("--ee: expected ee10 or ee8, got '" + ee + "'");
+              if (!EES.contains(ee)) {
+                throw new UsageException(
+                    "--ee: expected one of " + String.join(", ", EES) + ", got '" + ee + "'");
               }
             }
           }

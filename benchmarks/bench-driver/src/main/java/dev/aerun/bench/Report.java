@@ -105,7 +105,7 @@ final class Report {
               + " peers with the full profile.\n\n");
     }
     targets();
-    for (String ee : List.of("ee10", "ee8")) {
+    for (String ee : BenchOptions.EES) {
       echo(ee);
     }
     cpu();

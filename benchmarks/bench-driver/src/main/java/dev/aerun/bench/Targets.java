@@ -49,7 +49,7 @@ final class Targets {
     List<String> figures = new ArrayList<>();
     boolean measured = false;
     boolean met = true;
-    for (String ee : List.of("ee10", "ee8")) {
+    for (String ee : BenchOptions.EES) {
       for (long size : sizes(r, ee)) {
         Optional<EchoRow> http = echo(r, ee, "http", size);
         Optional<EchoRow> bare = echo(r, ee, "bare", size);
@@ -70,7 +70,7 @@ final class Targets {
     List<String> figures = new ArrayList<>();
     boolean measured = false;
     boolean met = true;
-    for (String ee : List.of("ee10", "ee8")) {
+    for (String ee : BenchOptions.EES) {
       for (long size : sizes(r, ee)) {
         if (size < 1024 * 1024) {
           continue;
@@ -103,7 +103,7 @@ final class Targets {
     boolean measured = false;
     boolean met = true;
     long size = 30L * 1024 * 1024;
-    for (String ee : List.of("ee10", "ee8")) {
+    for (String ee : BenchOptions.EES) {
       Optional<EchoRow> http = echo(r, ee, "http", size);
       Optional<EchoRow> bare = echo(r, ee, "bare", size);
       if (http.isPresent() && bare.isPresent()) {

@@ -192,6 +192,25 @@ class LauncherTest {
   }
 
   @Test
+  void ee11AppRunsOnEe11() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(RuntimeProcess.launch(RuntimeProcess.app("sample-ee11-app.war")));
+    HttpResponse<String> hello = Http.get(runtime.uri("/hello"));
+    assertEquals("Hello from EE11", hello.body().trim());
+    assertTrue(runtime.output().contains("in HttpConnector mode (EE11)"), runtime.output());
+  }
+
+  @Test
+  void jetty121FlagMovesAJava21AppToEe11() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .property("appengine.use.jetty121", "true"));
+    assertEquals("Hello from EE10", Http.get(runtime.uri("/hello")).body().trim());
+    assertTrue(runtime.output().contains("in HttpConnector mode (EE11)"), runtime.output());
+  }
+
+  @Test
   void modeOptionOverridesTheDescriptor() throws Exception {
     RuntimeProcess runtime =
         runtimes.start(

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * An app with no JSP starts without JSP support (no Jasper, no tag library scan, the JSP stack's
- * jars not on its class path), and everything else it does still works, on both EE versions and in
+ * jars not on its class path), and everything else it does still works, on every EE version and in
  * both modes.
  */
 class NoJspAppTest {
@@ -24,6 +24,8 @@ class NoJspAppTest {
   @CsvSource({
     "sample-ee10-app.war, http, EE10",
     "sample-ee10-app.war, legacy, EE10",
+    "sample-ee11-app.war, http, EE11",
+    "sample-ee11-app.war, legacy, EE11",
     "sample-ee8-app.war, http, EE8",
     "sample-ee8-app.war, legacy, EE8"
   })

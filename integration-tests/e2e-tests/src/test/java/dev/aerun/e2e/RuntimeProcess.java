@@ -24,7 +24,9 @@ import java.util.regex.Pattern;
  */
 public final class RuntimeProcess implements AutoCloseable {
   private static final Pattern STARTED = Pattern.compile(" at http://([^/]+):(\\d+)/");
-  private static final long START_TIMEOUT_SECONDS = 60;
+  // Generous: a start that relaunches for <env-variables> runs two JVMs, and on a loaded 2-core
+  // machine each may take tens of seconds.
+  private static final long START_TIMEOUT_SECONDS = 180;
 
   private final Process process;
   private final Path log;

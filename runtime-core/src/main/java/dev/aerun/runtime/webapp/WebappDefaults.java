@@ -5,6 +5,10 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.pathmap.PathSpec;
@@ -33,8 +37,9 @@ public final class WebappDefaults {
     return switch (version) {
       case EE8 -> ".*/javax\\.servlet\\.jsp\\.jstl-\\d[^/]*\\.jar$";
       case EE10 -> ".*/jakarta\\.servlet\\.jsp\\.jstl-\\d[^/]*\\.jar$";
-      case EE11 ->
-          throw new IllegalArgumentException("EE version " + version + " is not supported");
+      // Jetty's ee11 JSTL ships its implementation and tag library descriptors in Glassfish's
+      // wasp jar.
+      case EE11 -> ".*/wasp-\\d[^/]*\\.jar$";
     };
   }
 
@@ -47,14 +52,52 @@ public final class WebappDefaults {
       case EE8 -> "org\\.eclipse\\.jetty\\.ee8\\.apache\\.jsp\\..*|org\\.apache\\.jasper\\..*";
       case EE10 -> "org\\.eclipse\\.jetty\\.ee10\\.apache\\.jsp\\..*|org\\.apache\\.jasper\\..*";
       case EE11 ->
-          throw new IllegalArgumentException("EE version " + version + " is not supported");
+          "org\\.eclipse\\.jetty\\.ee11\\.apache\\.jsp\\..*|org\\.apache\\.jasper\\..*"
+              + "|org\\.glassfish\\.wasp\\..*";
     };
   }
 
-  /** The name of the JSP servlet in Jetty's default descriptor, the same in ee8 and ee10. */
+  /**
+   * The context attributes a webapp for {@code spec} gets, by names every EE's Jetty reads: with
+   * JSP, the container jars scanned for tag libraries ({@link #containerIncludeJarPattern});
+   * without, the JSP initializers left out ({@link #jspInitializers}).
+   */
+  public static Map<String, String> contextAttributes(WebappSpec spec, EeVersion version) {
+    return spec.jsp()
+        ? Map.of(CONTAINER_INCLUDE_JAR_PATTERN, containerIncludeJarPattern(version))
+        : Map.of(CONTAINER_INITIALIZER_EXCLUSION_PATTERN, jspInitializers(version));
+  }
+
+  /** The context init parameters every webapp gets: its default servlet lists no directory. */
+  public static Map<String, String> initParameters() {
+    return Map.of(DIR_ALLOWED_PARAMETER, "false");
+  }
+
+  /**
+   * {@code items} (servlets or servlet mappings of a webapp) without those of the {@link
+   * #JSP_SERVLET}, for a webapp whose app has no JSP; {@code null} stays {@code null}.
+   */
+  public static <T> T[] withoutJsp(
+      T[] items, Function<T, String> servletName, IntFunction<T[]> array) {
+    if (items == null) {
+      return null;
+    }
+    return Arrays.stream(items)
+        .filter(item -> !JSP_SERVLET.equals(servletName.apply(item)))
+        .toArray(array);
+  }
+
+  /** The name of the JSP servlet in Jetty's default descriptor, the same in ee8, ee10 and ee11. */
   public static final String JSP_SERVLET = "jsp";
 
-  /** The attribute name Jetty's MetaInfConfiguration reads, the same in ee8 and ee10. */
+  /**
+   * The attribute name Jetty's AnnotationConfiguration reads for container initializers to leave
+   * out, the same in ee8, ee10 and ee11.
+   */
+  public static final String CONTAINER_INITIALIZER_EXCLUSION_PATTERN =
+      "org.eclipse.jetty.containerInitializerExclusionPattern";
+
+  /** The attribute name Jetty's MetaInfConfiguration reads, the same in ee8, ee10 and ee11. */
   public static final String CONTAINER_INCLUDE_JAR_PATTERN =
       "org.eclipse.jetty.server.webapp.ContainerIncludeJarPattern";
 
@@ -64,9 +107,9 @@ public final class WebappDefaults {
   public static final boolean THROW_UNAVAILABLE_ON_STARTUP = true;
 
   /**
-   * The context init parameter through which Jetty's default servlet (ee8 and ee10 alike) decides
-   * whether it lists directories. The runtime sets it to {@code false}, as the platform never lists
-   * an app's directories; an app's own {@code <context-param>} still wins.
+   * The context init parameter through which Jetty's default servlet (ee8, ee10 and ee11 alike)
+   * decides whether it lists directories. The runtime sets it to {@code false}, as the platform
+   * never lists an app's directories; an app's own {@code <context-param>} still wins.
    */
   public static final String DIR_ALLOWED_PARAMETER = "org.eclipse.jetty.servlet.Default.dirAllowed";
 

@@ -8,7 +8,7 @@ import org.eclipse.jetty.server.Handler;
 
 /**
  * Hosts one webapp on the Jetty environment of one EE version. This is the only place the EE8 /
- * EE10 difference shows; everything around the webapp works on core Jetty {@link Handler}s.
+ * EE10 / EE11 difference shows; everything around the webapp works on core Jetty {@link Handler}s.
  * Implementations are {@link ServiceLoader} providers with a public no-arg constructor; get one
  * with {@link #load}.
  *
@@ -31,8 +31,8 @@ public interface WebappHost {
   /**
    * Finds the host for {@code version} among the {@link ServiceLoader} providers {@code loader}
    * sees. Each EE version's host lives in its own module ({@code runtime-ee8}, {@code
-   * runtime-ee10}), usually behind its own class loader, because the EE8 and EE10 JSP stacks cannot
-   * share one classpath.
+   * runtime-ee10}, {@code runtime-ee11}), usually behind its own class loader, because the EE JSP
+   * stacks cannot share one classpath.
    *
    * @throws IllegalStateException if no provider hosts {@code version}; the message names the
    *     versions that were found

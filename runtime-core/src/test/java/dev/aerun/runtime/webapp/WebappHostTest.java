@@ -1,11 +1,15 @@
 package dev.aerun.runtime.webapp;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.appengine.descriptor.EeVersion;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +37,45 @@ class WebappHostTest {
     assertTrue("/app/lib/ee10/jakarta.servlet.jsp.jstl-3.0.1.jar".matches(ee10));
     assertFalse("/app/lib/ee10/jakarta.servlet.jsp.jstl-api-3.0.0.jar".matches(ee10));
     assertFalse("/app/lib/ee8/jakarta.servlet.jsp.jstl-api-1.2.7.jar".matches(ee8));
+  }
+
+  @Test
+  void containerIncludeJarPattern_onEe11_isGlassfishWasp() {
+    String ee11 = WebappDefaults.containerIncludeJarPattern(EeVersion.EE11);
+
+    assertTrue("/app/lib/ee11/wasp-4.0.0.jar".matches(ee11));
+    assertFalse("/app/lib/ee11/jakarta.servlet.jsp.jstl-api-3.0.2.jar".matches(ee11));
+  }
+
+  @Test
+  void contextAttributes_withJspScanTheJstlJar_withoutLeaveJspInitializersOut() {
+    WebappSpec spec = new WebappSpec(tmp, "/", tmp.resolve("work"));
+
+    assertEquals(
+        Map.of(
+            WebappDefaults.CONTAINER_INCLUDE_JAR_PATTERN,
+            WebappDefaults.containerIncludeJarPattern(EeVersion.EE11)),
+        WebappDefaults.contextAttributes(spec.withJsp(true), EeVersion.EE11));
+    assertEquals(
+        Map.of(
+            WebappDefaults.CONTAINER_INITIALIZER_EXCLUSION_PATTERN,
+            WebappDefaults.jspInitializers(EeVersion.EE8)),
+        WebappDefaults.contextAttributes(spec.withJsp(false), EeVersion.EE8));
+    assertTrue(
+        "org.eclipse.jetty.ee11.apache.jsp.JettyJasperInitializer"
+            .matches(WebappDefaults.jspInitializers(EeVersion.EE11)));
+    assertFalse(
+        "org.eclipse.jetty.ee10.apache.jsp.JettyJasperInitializer"
+            .matches(WebappDefaults.jspInitializers(EeVersion.EE11)));
+  }
+
+  @Test
+  void withoutJsp_dropsOnlyTheJspServlet_andKeepsNull() {
+    String[] names = {"default", WebappDefaults.JSP_SERVLET, "app"};
+
+    assertArrayEquals(
+        new String[] {"default", "app"}, WebappDefaults.withoutJsp(names, n -> n, String[]::new));
+    assertNull(WebappDefaults.withoutJsp(null, (String n) -> n, String[]::new));
   }
 
   @Test

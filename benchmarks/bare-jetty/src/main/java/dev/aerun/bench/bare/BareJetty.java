@@ -19,7 +19,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * request headers, a 30 s idle timeout.
  *
  * <pre>
- * java -jar bare-jetty.jar --port 0 --address 127.0.0.1 --ee ee10|ee8 [--temp-dir DIR] app.war
+ * java -jar bare-jetty.jar --port 0 --address 127.0.0.1 --ee ee10|ee8|ee11 [--temp-dir DIR] app.war
  * </pre>
  *
  * <p>Prints {@code Serving app.war on bare Jetty 12.1.7 (EE10) at http://HOST:PORT/ - started in N
@@ -45,7 +45,7 @@ public final class BareJetty {
     }
     if (war == null) {
       System.err.println(
-          "usage: bare-jetty --port N --address A --ee ee10|ee8 [--temp-dir D] app.war");
+          "usage: bare-jetty --port N --address A --ee ee10|ee8|ee11 [--temp-dir D] app.war");
       System.exit(2);
     }
     if (temp == null) {
@@ -60,7 +60,8 @@ public final class BareJetty {
         switch (ee) {
           case "ee10" -> Ee10.webapp(war, temp);
           case "ee8" -> Ee8.webapp(war, temp);
-          default -> throw new IllegalArgumentException("--ee must be ee10 or ee8: " + ee);
+          case "ee11" -> Ee11.webapp(war, temp);
+          default -> throw new IllegalArgumentException("--ee must be ee10, ee8 or ee11: " + ee);
         };
     server.setHandler(webapp);
 

@@ -5,7 +5,10 @@ import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.eclipse.jetty.server.Handler;
 
-/** A plain ee10 webapp: Jetty's default configurations, plus annotations as the runtime has. */
+/**
+ * A plain ee10 webapp: Jetty's default configurations, plus annotations as the runtime has. The
+ * ee11 one is generated from this file.
+ */
 final class Ee10 {
   private Ee10() {}
 

@@ -17,6 +17,9 @@ import java.util.Enumeration;
 /**
  * Installed first in an app without sessions: hands the app a session that holds nothing (see
  * {@link WebappSessions}), so Jetty never creates a real one nor sends a session cookie.
+ *
+ * <p>The one copy for every EE version: the ee11 and the {@code javax.servlet} (ee8) filters are
+ * generated from this file at build time (see {@code build/source-transform.xml}).
  */
 final class DisabledSessionsFilter implements Filter {
   private final WebappSessions sessions;

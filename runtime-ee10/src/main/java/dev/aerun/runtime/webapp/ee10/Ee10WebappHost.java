@@ -9,8 +9,8 @@ import dev.aerun.runtime.webapp.WebappSpec;
 import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.EnumSet;
+import org.eclipse.jetty.ee.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
 import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
@@ -20,7 +20,6 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.servlet.ServletMapping;
 import org.eclipse.jetty.ee10.servlet.SessionHandler;
 import org.eclipse.jetty.ee10.webapp.JspConfiguration;
-import org.eclipse.jetty.ee10.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -28,7 +27,11 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.ClassMatcher;
 
-/** {@code jakarta.servlet} apps on Jetty's ee10 environment. */
+/**
+ * {@code jakarta.servlet} apps on Jetty's ee10 environment. The ee11 host is generated from this
+ * file at build time (see {@code build/source-transform.xml}), so it may name only what Jetty's
+ * ee10 and ee11 environments share.
+ */
 public final class Ee10WebappHost implements WebappHost {
 
   /** For {@link java.util.ServiceLoader}. */
@@ -64,21 +67,16 @@ public final class Ee10WebappHost implements WebappHost {
     webapp.setContextPath(spec.contextPath());
     webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
     webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);
+    WebappDefaults.initParameters().forEach(webapp::setInitParameter);
+    WebappDefaults.contextAttributes(spec, EeVersion.EE10).forEach(webapp::setAttribute);
     // The app sees the servlet environment, not the runtime's libraries (see RuntimeLibraries).
     webapp.addHiddenClassMatcher(new ClassMatcher(RuntimeLibraries.hiddenClasses()));
     addSlf4jProvider(loader, spec);
-    webapp.setInitParameter(WebappDefaults.DIR_ALLOWED_PARAMETER, "false");
     WebappDefaults.restrictAliases(webapp);
     // Added on top of the ServiceLoader defaults so they are on whatever the classpath discovers.
     if (spec.jsp()) {
-      webapp.setAttribute(
-          WebappDefaults.CONTAINER_INCLUDE_JAR_PATTERN,
-          WebappDefaults.containerIncludeJarPattern(EeVersion.EE10));
       webapp.addConfiguration(new AnnotationConfiguration(), new JspConfiguration());
     } else {
-      webapp.setAttribute(
-          AnnotationConfiguration.SERVLET_CONTAINER_INITIALIZER_EXCLUSION_PATTERN,
-          WebappDefaults.jspInitializers(EeVersion.EE10));
       webapp.addConfiguration(new AnnotationConfiguration());
     }
     webapp.setErrorHandler(new NoDetailsErrorHandler());
@@ -131,18 +129,14 @@ public final class Ee10WebappHost implements WebappHost {
     @Override
     protected void startWebapp() throws Exception {
       ServletHandler servlets = getServletHandler();
-      if (servlets.getServletMappings() != null) {
-        servlets.setServletMappings(
-            Arrays.stream(servlets.getServletMappings())
-                .filter(m -> !WebappDefaults.JSP_SERVLET.equals(m.getServletName()))
-                .toArray(ServletMapping[]::new));
-      }
-      if (servlets.getServlets() != null) {
-        servlets.setServlets(
-            Arrays.stream(servlets.getServlets())
-                .filter(h -> !WebappDefaults.JSP_SERVLET.equals(h.getName()))
-                .toArray(ServletHolder[]::new));
-      }
+      servlets.setServletMappings(
+          WebappDefaults.withoutJsp(
+              servlets.getServletMappings(),
+              ServletMapping::getServletName,
+              ServletMapping[]::new));
+      servlets.setServlets(
+          WebappDefaults.withoutJsp(
+              servlets.getServlets(), ServletHolder::getName, ServletHolder[]::new));
       super.startWebapp();
     }
   }

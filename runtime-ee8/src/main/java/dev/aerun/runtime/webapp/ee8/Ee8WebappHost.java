@@ -8,12 +8,12 @@ import dev.aerun.runtime.webapp.WebappHost;
 import dev.aerun.runtime.webapp.WebappSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.EnumSet;
 import javax.servlet.DispatcherType;
 import javax.servlet.RequestDispatcher;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
+import org.eclipse.jetty.ee.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee8.annotations.AnnotationConfiguration;
 import org.eclipse.jetty.ee8.nested.ContextHandler;
 import org.eclipse.jetty.ee8.nested.Request;
@@ -26,7 +26,6 @@ import org.eclipse.jetty.ee8.servlet.ServletHolder;
 import org.eclipse.jetty.ee8.servlet.ServletMapping;
 import org.eclipse.jetty.ee8.webapp.ClassMatcher;
 import org.eclipse.jetty.ee8.webapp.JspConfiguration;
-import org.eclipse.jetty.ee8.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee8.webapp.WebAppContext;
 import org.eclipse.jetty.server.Handler;
 
@@ -71,21 +70,16 @@ public final class Ee8WebappHost implements WebappHost {
     webapp.setContextPath(spec.contextPath());
     webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
     webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);
+    WebappDefaults.initParameters().forEach(webapp::setInitParameter);
+    WebappDefaults.contextAttributes(spec, EeVersion.EE8).forEach(webapp::setAttribute);
     // The app sees the servlet environment, not the runtime's libraries (see RuntimeLibraries).
     webapp.addServerClassMatcher(new ClassMatcher(RuntimeLibraries.hiddenClasses()));
     addSlf4jProvider(loader, spec);
-    webapp.setInitParameter(WebappDefaults.DIR_ALLOWED_PARAMETER, "false");
     WebappDefaults.restrictAliases(webapp.getCoreContextHandler());
     // Added on top of the ServiceLoader defaults so they are on whatever the classpath discovers.
     if (spec.jsp()) {
-      webapp.setAttribute(
-          WebappDefaults.CONTAINER_INCLUDE_JAR_PATTERN,
-          WebappDefaults.containerIncludeJarPattern(EeVersion.EE8));
       webapp.addConfiguration(new AnnotationConfiguration(), new JspConfiguration());
     } else {
-      webapp.setAttribute(
-          AnnotationConfiguration.SERVLET_CONTAINER_INITIALIZER_EXCLUSION_PATTERN,
-          WebappDefaults.jspInitializers(EeVersion.EE8));
       webapp.addConfiguration(new AnnotationConfiguration());
     }
     webapp.setErrorHandler(new NoDetailsErrorHandler());
@@ -138,18 +132,14 @@ public final class Ee8WebappHost implements WebappHost {
     @Override
     protected void startWebapp() throws Exception {
       ServletHandler servlets = getServletHandler();
-      if (servlets.getServletMappings() != null) {
-        servlets.setServletMappings(
-            Arrays.stream(servlets.getServletMappings())
-                .filter(m -> !WebappDefaults.JSP_SERVLET.equals(m.getServletName()))
-                .toArray(ServletMapping[]::new));
-      }
-      if (servlets.getServlets() != null) {
-        servlets.setServlets(
-            Arrays.stream(servlets.getServlets())
-                .filter(h -> !WebappDefaults.JSP_SERVLET.equals(h.getName()))
-                .toArray(ServletHolder[]::new));
-      }
+      servlets.setServletMappings(
+          WebappDefaults.withoutJsp(
+              servlets.getServletMappings(),
+              ServletMapping::getServletName,
+              ServletMapping[]::new));
+      servlets.setServlets(
+          WebappDefaults.withoutJsp(
+              servlets.getServlets(), ServletHolder::getName, ServletHolder[]::new));
       super.startWebapp();
     }
   }

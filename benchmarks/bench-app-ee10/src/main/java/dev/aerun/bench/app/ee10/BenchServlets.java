@@ -11,9 +11,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The benchmark app's servlets (mapped in {@code web.xml}); the EE8 app has the same ones in {@code
- * javax.servlet}. Each does only what its scenario needs and allocates nothing per request beyond
- * what the servlet API itself does (see {@link Streams}).
+ * The benchmark app's servlets (mapped in {@code web.xml}); the EE8 and EE11 apps are generated
+ * from this file (see {@code build/source-transform.xml}). Each does only what its scenario needs
+ * and allocates nothing per request beyond what the servlet API itself does (see {@link Streams}).
  */
 public final class BenchServlets {
   private BenchServlets() {}

@@ -1,1 +1,0 @@
-<%@ page contentType="text/plain;charset=UTF-8" %><%@ taglib prefix="c" uri="http://java.sun.com/jsp/jstl/core" %>JSP on EE8: <c:forEach var="i" begin="1" end="3"><c:out value="${i}"/>,</c:forEach> name=<c:out value="${param.name}" default="nobody"/>
