@@ -21,10 +21,10 @@ import org.eclipse.jetty.util.Jetty;
  */
 public final class LegacyRpcServer {
   /**
-   * Whether the front end logs the app's lines again. The runtime shares this JVM, so its logging
-   * has already printed them once.
+   * Whether the app's log lines travel with each answer for the front end to log: the runtime
+   * shares this JVM and its logging prints them already, so neither end spends work on them.
    */
-  private static final boolean LOG_APP_LINES_IN_SAME_JVM = false;
+  private static final boolean APP_LINES_TO_THE_FRONT = false;
 
   private final Spec spec;
   private final LegacyRpcRuntimeServer runtime;
@@ -131,7 +131,11 @@ public final class LegacyRpcServer {
     this.runtime =
         new LegacyRpcRuntimeServer(
             new LegacyRpcRuntimeServer.Spec(
-                spec.app(), spec.limits(), spec.capacity(), spec.transport()));
+                spec.app(),
+                spec.limits(),
+                spec.capacity(),
+                spec.transport(),
+                APP_LINES_TO_THE_FRONT));
   }
 
   /** Deploys the app, serves gRPC, then opens the public port; undoes it all if a step fails. */
@@ -148,7 +152,7 @@ public final class LegacyRpcServer {
                     spec.idleTimeout(),
                     spec.capacity(),
                     spec.environment(),
-                    LOG_APP_LINES_IN_SAME_JVM),
+                    APP_LINES_TO_THE_FRONT),
                 runtime.address()));
     try {
       starting.start();

@@ -19,15 +19,22 @@ final class RpcConnector extends AbstractConnector {
   static final String PROTOCOL = "aerun-rpc";
 
   private final HttpConfiguration httpConfiguration;
+  private final boolean captureAppLogs;
 
-  RpcConnector(Server server, HttpConfiguration httpConfiguration) {
+  RpcConnector(Server server, HttpConfiguration httpConfiguration, boolean captureAppLogs) {
     // No acceptor threads: calls arrive through the gRPC service, not a socket.
     super(server, null, null, null, 0, new Factory(httpConfiguration));
     this.httpConfiguration = httpConfiguration;
+    this.captureAppLogs = captureAppLogs;
   }
 
   HttpConfiguration httpConfiguration() {
     return httpConfiguration;
+  }
+
+  /** Whether each call's answer carries the app's log lines (see {@link RpcRuntime.Spec}). */
+  boolean capturesAppLogs() {
+    return captureAppLogs;
   }
 
   @Override

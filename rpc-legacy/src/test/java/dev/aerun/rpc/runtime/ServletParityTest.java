@@ -38,7 +38,13 @@ public class ServletParityTest {
   private HttpConnectorModeTwin twin;
   private InProcessRuntime rpc;
 
-  /** Prints what it sees of the request; {@code ?size=N} streams N more bytes; /boom throws. */
+  /** What the app's body read threw, per request, in order: {@code /read-failure} adds to it. */
+  static final List<String> READ_FAILURES = Collections.synchronizedList(new ArrayList<>());
+
+  /**
+   * Prints what it sees of the request; {@code ?size=N} streams N more bytes; /boom throws;
+   * /read-failure reads the body and notes what the read threw.
+   */
   public static final class InfoServlet extends HttpServlet {
     public InfoServlet() {}
 
@@ -47,6 +53,16 @@ public class ServletParityTest {
         throws ServletException, IOException {
       if (request.getRequestURI().endsWith("/boom")) {
         throw new ServletException(TestApp.SECRET);
+      }
+      if (request.getRequestURI().endsWith("/read-failure")) {
+        try {
+          request.getInputStream().readAllBytes();
+          READ_FAILURES.add("none");
+        } catch (IOException | RuntimeException e) {
+          READ_FAILURES.add((e instanceof IOException ? "IOException " : "unchecked ") + e);
+          throw e;
+        }
+        return;
       }
       byte[] body = request.getInputStream().readAllBytes();
       response.setContentType("text/plain;charset=utf-8");
@@ -258,6 +274,31 @@ public class ServletParityTest {
 
     assertEquals(http.getStatus(), answer.getHttpStatus());
     assertEquals(413, answer.getHttpStatus());
+    assertArrayEquals(http.getContentBytes(), answer.getBody().toByteArray());
+  }
+
+  @Test
+  void servlet_malformedBodyFailsTheReadWithAnIOExceptionBothWays() throws Exception {
+    READ_FAILURES.clear();
+    HttpTester.Response http =
+        twin.request(
+            "POST /app/read-failure HTTP/1.1\r\nHost: example.com\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\nzz\r\nmore");
+    UPRequest.Builder up = InProcessRuntime.get("/app/read-failure");
+    up.getRequestBuilder()
+        .setMethod("POST")
+        .addHeaders(InProcessRuntime.header("Transfer-Encoding", "chunked"))
+        .setChunked(true)
+        .setBodyErrorStatus(400)
+        .setBody(ByteString.copyFromUtf8("abcde"));
+    UPResponse answer = rpc.call(up.build());
+
+    assertEquals(2, READ_FAILURES.size(), READ_FAILURES.toString());
+    // The servlet API's contract: a body that cannot be read fails with an IOException.
+    assertTrue(READ_FAILURES.get(0).startsWith("IOException "), READ_FAILURES.toString());
+    assertTrue(READ_FAILURES.get(1).startsWith("IOException "), READ_FAILURES.toString());
+    assertEquals(400, http.getStatus());
+    assertEquals(http.getStatus(), answer.getHttpStatus());
     assertArrayEquals(http.getContentBytes(), answer.getBody().toByteArray());
   }
 }
