@@ -215,11 +215,18 @@ public class FrontHandler extends Handler.Abstract {
       call = requestStream;
     }
 
-    /** The client went away: the app's work is of no use any more. */
+    /**
+     * The client's request failed (the client went away, or the server is stopping and closing
+     * connections): the app's work is of no use any more, and nothing is answered.
+     */
     private void clientFailed(Throwable failure) {
       ClientCallStreamObserver<UPRequest> running = call;
-      if (running != null && !answered.get()) {
+      if (running != null && answered.compareAndSet(false, true)) {
         running.cancel("client request failed", failure);
+        // As in HttpConnector mode, whose app thread writes to a closed connection: the client
+        // gets no response. Without the close, Jetty would answer the failure with a 500.
+        request.getConnectionMetaData().getConnection().getEndPoint().close(failure);
+        callback.failed(failure);
       }
     }
 
