@@ -15,13 +15,20 @@ import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.load.Capacity;
+import dev.aerun.runtime.server.PublicServerSpec;
 import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,12 +54,13 @@ class LegacyRpcFrontTest {
 
   private static FrontServer.Spec frontSpec() {
     return new FrontServer.Spec(
-        "127.0.0.1",
-        0,
-        ContractOptions.defaults(),
-        RequestLimits.defaults(),
-        Duration.ofSeconds(30),
-        new Capacity(8, 8, Duration.ofSeconds(1), false),
+        new PublicServerSpec(
+            "127.0.0.1",
+            0,
+            ContractOptions.defaults(),
+            RequestLimits.defaults(),
+            Duration.ofSeconds(30),
+            new Capacity(8, 8, Duration.ofSeconds(1), false)),
         new AppEnvironment("app", "v1", "default", "aerun/test", false),
         true);
   }
@@ -102,6 +110,84 @@ class LegacyRpcFrontTest {
       } finally {
         front.stop();
       }
+    }
+  }
+
+  /**
+   * A runtime that accepts the connection and never says a word (a wedged process, or a socket
+   * whose other end vanished): the call's default deadline ends the request. Before, the request
+   * waited forever, holding a slot of the front end.
+   */
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void wedgedRuntime_requestEndsAtTheDefaultDeadline() throws Exception {
+    try (ServerSocket wedged = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      List<Socket> accepted = new CopyOnWriteArrayList<>();
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    accepted.add(wedged.accept()); // and never read or write
+                  }
+                } catch (IOException closed) {
+                  // the test is over
+                }
+              });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      FrontServer.Spec spec = frontSpec();
+      LegacyRpcFront front =
+          new LegacyRpcFront(
+              new LegacyRpcFront.Spec(
+                  new FrontServer.Spec(
+                      spec.server(), spec.environment(), true, Duration.ofSeconds(2)),
+                  RpcTransport.tcp("127.0.0.1", wedged.getLocalPort())));
+      front.start();
+      try {
+        assertEquals(504, get(front.port(), "/x").statusCode());
+      } finally {
+        front.stop();
+        for (Socket socket : accepted) {
+          socket.close();
+        }
+      }
+    }
+  }
+
+  /**
+   * A front end started before its runtime: once the runtime serves, requests reach it within a
+   * moment (before, gRPC's reconnect backoff had grown to several seconds by then, all of them
+   * answered 503).
+   */
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void runtimeStartedLate_isReachedSoonAfterItServes(@TempDir Path temp) throws Exception {
+    assumeTrue(RpcTransport.unixSocketsSupported(), "no epoll here");
+    // A socket path, known before anything listens there (unlike a free TCP port).
+    RpcTransport address = RpcTransport.unix(temp.resolve("late.sock"));
+    LegacyRpcFront front = new LegacyRpcFront(new LegacyRpcFront.Spec(frontSpec(), address));
+    front.start();
+    try {
+      // Ten seconds of failed connections: gRPC's backoff grows past 5 s.
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (System.nanoTime() < until) {
+        assertEquals(503, get(front.port(), "/x").statusCode());
+        Thread.sleep(200);
+      }
+      try (RpcServer runtime =
+          address.startServer(
+              new UrlRuntime(), RpcTransport.maxMessageBytes(RequestLimits.defaults()))) {
+        int status = 0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (status != 200 && System.nanoTime() < deadline) {
+          status = get(front.port(), "/x").statusCode();
+          Thread.sleep(50);
+        }
+        assertEquals(200, status, "the runtime was not reached within 3 s of serving");
+      }
+    } finally {
+      front.stop();
     }
   }
 

@@ -63,8 +63,7 @@ class LegacyRpcServerTest {
 
   private static LegacyRpcServer.Spec spec(Handler app, RpcTransport transport) {
     return LegacyRpcServer.Spec.defaults(app, ENVIRONMENT)
-        .withHost("127.0.0.1")
-        .withPort(0)
+        .withServer(s -> s.withHost("127.0.0.1").withPort(0))
         .withTransport(transport);
   }
 
