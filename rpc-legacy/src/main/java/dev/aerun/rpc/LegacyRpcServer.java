@@ -118,7 +118,7 @@ public final class LegacyRpcServer {
     return running == null || running.drain(grace);
   }
 
-  /** Blocks until the public server has stopped. */
+  /** Blocks until the public server has stopped; at once if it never started. */
   public void join() throws InterruptedException {
     LegacyRpcFront running = front;
     if (running != null) {
@@ -128,11 +128,16 @@ public final class LegacyRpcServer {
 
   /** The bound public port once started. */
   public int port() {
+    return started().port();
+  }
+
+  /** The front end, once started. */
+  private LegacyRpcFront started() {
     LegacyRpcFront running = front;
     if (running == null) {
       throw new IllegalStateException("not started");
     }
-    return running.port();
+    return running;
   }
 
   /** Where the runtime serves gRPC once started (the bound port for a TCP port 0). */
