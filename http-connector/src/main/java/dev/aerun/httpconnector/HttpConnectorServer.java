@@ -1,6 +1,7 @@
 package dev.aerun.httpconnector;
 
 import dev.aerun.runtime.contract.AppEngineRequestHandler;
+import dev.aerun.runtime.contract.TransferEncodingHandler;
 import dev.aerun.runtime.lifecycle.DrainHandler;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.load.DeadlineHandler;
@@ -71,7 +72,7 @@ public final class HttpConnectorServer {
     contract.setHandler(trace);
     trace.setHandler(deadline);
     deadline.setHandler(sizeLimits);
-    sizeLimits.setHandler(spec.app());
+    sizeLimits.setHandler(new TransferEncodingHandler(spec.app()));
     server.setRequestLog(new AccessLog());
     return server;
   }

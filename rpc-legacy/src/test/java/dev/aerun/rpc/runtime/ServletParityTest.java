@@ -54,6 +54,19 @@ public class ServletParityTest {
       if (request.getRequestURI().endsWith("/boom")) {
         throw new ServletException(TestApp.SECRET);
       }
+      if (request.getRequestURI().endsWith("/framing")) {
+        // An app that frames its response itself.
+        String te = request.getParameter("te");
+        response.setHeader("Transfer-Encoding", te == null ? "chunked" : te);
+        if (request.getParameter("after") != null) {
+          response.setContentLength(5);
+          response.setHeader("Transfer-Encoding", te == null ? "chunked" : te);
+        } else {
+          response.setContentLength(5);
+        }
+        response.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+        return;
+      }
       if (request.getRequestURI().endsWith("/read-failure")) {
         try {
           request.getInputStream().readAllBytes();
@@ -300,5 +313,22 @@ public class ServletParityTest {
     assertEquals(400, http.getStatus());
     assertEquals(http.getStatus(), answer.getHttpStatus());
     assertArrayEquals(http.getContentBytes(), answer.getBody().toByteArray());
+  }
+
+  @Test
+  void servlet_appSetTransferEncoding_isDropped_theServerFramesTheBody() throws Exception {
+    // Before, HttpConnector mode sent "Transfer-Encoding: gzip" beside "Content-Length: 5": a
+    // response no client can frame.
+    for (String query : new String[] {"", "?te=gzip", "?te=gzip&after=1", "?te=identity"}) {
+      UPResponse answer =
+          assertSameBothWays(
+              "GET", "/app/framing" + query, headers("Host", "example.com"), new byte[0]);
+
+      assertEquals("hello", answer.getBody().toStringUtf8(), query);
+      assertFalse(answer.getChunked(), query);
+      assertTrue(
+          answer.getHeadersList().stream().noneMatch(h -> h.getName().equals("Transfer-Encoding")),
+          query);
+    }
   }
 }
