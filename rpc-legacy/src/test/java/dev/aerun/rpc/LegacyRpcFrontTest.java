@@ -155,42 +155,6 @@ class LegacyRpcFrontTest {
     }
   }
 
-  /**
-   * A front end started before its runtime: once the runtime serves, requests reach it within a
-   * moment (before, gRPC's reconnect backoff had grown to several seconds by then, all of them
-   * answered 503).
-   */
-  @Test
-  @Timeout(value = 120, unit = TimeUnit.SECONDS)
-  void runtimeStartedLate_isReachedSoonAfterItServes(@TempDir Path temp) throws Exception {
-    assumeTrue(RpcTransport.unixSocketsSupported(), "no epoll here");
-    // A socket path, known before anything listens there (unlike a free TCP port).
-    RpcTransport address = RpcTransport.unix(temp.resolve("late.sock"));
-    LegacyRpcFront front = new LegacyRpcFront(new LegacyRpcFront.Spec(frontSpec(), address));
-    front.start();
-    try {
-      // Ten seconds of failed connections: gRPC's backoff grows past 5 s.
-      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (System.nanoTime() < until) {
-        assertEquals(503, get(front.port(), "/x").statusCode());
-        Thread.sleep(200);
-      }
-      try (RpcServer runtime =
-          address.startServer(
-              new UrlRuntime(), RpcTransport.maxMessageBytes(RequestLimits.defaults()))) {
-        int status = 0;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-        while (status != 200 && System.nanoTime() < deadline) {
-          status = get(front.port(), "/x").statusCode();
-          Thread.sleep(50);
-        }
-        assertEquals(200, status, "the runtime was not reached within 3 s of serving");
-      }
-    } finally {
-      front.stop();
-    }
-  }
-
   private static HttpResponse<String> get(int port, String path) throws Exception {
     return CLIENT.send(
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
