@@ -550,6 +550,7 @@ public final class LaunchOptions {
     return String.join(
         "\n",
         "Usage: java [-Dname=value ...] -jar runtime-main.jar [options] <app-dir-or-war>",
+        "       java -jar runtime-main.jar stage [--image-repo REPO] [--base DIR] <app> <out-dir>",
         "",
         "Serves one App Engine-style Java web app (EE8 javax.servlet or EE10 jakarta.servlet)",
         "on Jetty 12, as its WEB-INF/appengine-web.xml describes.",
