@@ -97,6 +97,9 @@ public record Layer(Path file, String digest, long size, String diffId) {
       PosixFileAttributes attributes =
           Files.readAttributes(child, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       int mode = owner.normalizeModes() ? normalized(attributes) : mode(attributes.permissions());
+      if (childName.equals("tmp") && attributes.isDirectory()) {
+        mode = 01777; // a root file system's /tmp: anyone writes, only owners delete
+      }
       if (attributes.isSymbolicLink()) {
         tar.symlink(childName, Files.readSymbolicLink(child).toString(), owner.uid(), owner.gid());
       } else if (attributes.isDirectory()) {
