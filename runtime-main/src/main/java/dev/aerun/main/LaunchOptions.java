@@ -48,6 +48,9 @@ public final class LaunchOptions {
   /** Environment variable naming the app when no path is given on the command line. */
   public static final String APP_VARIABLE = "AERUN_APP";
 
+  /** Environment variable naming the shared session store (see {@link #sessionsJdbcUrl()}). */
+  public static final String SESSIONS_JDBC_URL_VARIABLE = "AERUN_SESSIONS_JDBC_URL";
+
   /** Environment variable with the shutdown grace period (see {@link #shutdownGrace()}). */
   public static final String SHUTDOWN_GRACE_VARIABLE = "AERUN_SHUTDOWN_GRACE";
 
@@ -95,6 +98,7 @@ public final class LaunchOptions {
   private final Optional<Long> relaunchedAt;
   private final WarUnpacker.Limits warLimits;
   private final LoginUrls loginUrls;
+  private final Optional<String> sessionsJdbcUrl;
 
   private LaunchOptions(Builder b) {
     this.app = Optional.ofNullable(b.app);
@@ -118,6 +122,7 @@ public final class LaunchOptions {
     this.relaunchedAt = Optional.ofNullable(b.relaunchedAt);
     this.warLimits = new WarUnpacker.Limits(b.maxWarBytes, b.maxWarEntries);
     this.loginUrls = new LoginUrls(b.loginUrl, b.logoutUrl);
+    this.sessionsJdbcUrl = Optional.ofNullable(b.sessionsJdbcUrl);
   }
 
   /**
@@ -174,6 +179,11 @@ public final class LaunchOptions {
       }
     }
 
+    String sessionsValue = environment.get(SESSIONS_JDBC_URL_VARIABLE);
+    if (sessionsValue != null && !sessionsValue.isBlank()) {
+      b.sessionsJdbcUrl = sessionsValue.trim();
+    }
+
     String graceValue = environment.get(SHUTDOWN_GRACE_VARIABLE);
     if (graceValue != null && !graceValue.isBlank()) {
       b.shutdownGrace =
@@ -215,6 +225,7 @@ public final class LaunchOptions {
         case "--max-war-entries" -> b.maxWarEntries = parseCount(value(rest, arg), arg, 1);
         case "--login-url" -> b.loginUrl = parseUrlTemplate(value(rest, arg), arg, true);
         case "--logout-url" -> b.logoutUrl = parseUrlTemplate(value(rest, arg), arg, false);
+        case "--sessions-jdbc-url" -> b.sessionsJdbcUrl = value(rest, arg);
         default -> {
           if (arg.startsWith("-")) {
             throw new UsageException("unknown option " + arg + " (see --help)");
@@ -222,6 +233,12 @@ public final class LaunchOptions {
           positional.add(arg);
         }
       }
+    }
+    if (b.sessionsJdbcUrl != null && !b.sessionsJdbcUrl.startsWith("jdbc:postgresql:")) {
+      throw new UsageException(
+          "the session store must be a jdbc:postgresql:// URL (--sessions-jdbc-url or $"
+              + SESSIONS_JDBC_URL_VARIABLE
+              + ")");
     }
     if (positional.size() > 1) {
       throw new UsageException("expected one app, got " + positional.size() + ": " + positional);
@@ -499,6 +516,15 @@ public final class LaunchOptions {
   }
 
   /**
+   * Where an app with {@code <sessions-enabled>} keeps its sessions so that every instance shares
+   * them: {@code --sessions-jdbc-url}, else {@code $AERUN_SESSIONS_JDBC_URL}, a {@code
+   * jdbc:postgresql://} URL; empty: in this instance's memory.
+   */
+  public Optional<String> sessionsJdbcUrl() {
+    return sessionsJdbcUrl;
+  }
+
+  /**
    * How long a shutdown (SIGTERM, SIGINT) waits for requests in flight: {@code --shutdown-grace},
    * else {@code $AERUN_SHUTDOWN_GRACE}, else 10 s (what Cloud Run gives between SIGTERM and
    * SIGKILL).
@@ -559,6 +585,7 @@ public final class LaunchOptions {
     return String.join(
         "\n",
         "Usage: java [-Dname=value ...] -jar runtime-main.jar [options] <app-dir-or-war>",
+        "       java -jar runtime-main.jar stage [--image-repo REPO] [--base DIR] <app> <out-dir>",
         "",
         "Serves one App Engine-style Java web app (EE8 javax.servlet, EE10 or EE11 jakarta.servlet)",
         "on Jetty 12, as its WEB-INF/appengine-web.xml describes.",
@@ -589,6 +616,9 @@ public final class LaunchOptions {
         "  --shutdown-grace D      on SIGTERM/SIGINT, how long requests in flight may",
         "                          finish before they are ended (default 10s; e.g. 500ms,",
         "                          30s, 1m; also $" + SHUTDOWN_GRACE_VARIABLE + ")",
+        "  --sessions-jdbc-url URL sessions shared by every instance, in PostgreSQL:",
+        "                          jdbc:postgresql://HOST:PORT/DB?user=U&password=P (also",
+        "                          $" + SESSIONS_JDBC_URL_VARIABLE + "; default: in memory)",
         "  --max-concurrent-requests N",
         "                          requests handled at once (default: the descriptor's",
         "                          automatic-scaling/max-concurrent-requests, else one per",
@@ -652,5 +682,6 @@ public final class LaunchOptions {
     int maxWarEntries = WarUnpacker.DEFAULT_MAX_ENTRIES;
     String loginUrl = LoginUrls.DEFAULT_LOGIN;
     String logoutUrl = LoginUrls.DEFAULT_LOGOUT;
+    String sessionsJdbcUrl;
   }
 }

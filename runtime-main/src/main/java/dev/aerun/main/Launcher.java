@@ -13,6 +13,9 @@ import java.util.logging.Logger;
  *
  * <p>Exit codes: 0 served and stopped, or {@code --help}; 1 the app could not be started (bad
  * descriptor, missing app, failing app, port in use); 2 the command line was wrong.
+ *
+ * <p>{@code stage ...} as the first argument runs the staging subcommand instead ({@link
+ * StageCommand}), with the same exit codes.
  */
 public final class Launcher {
   private static final Logger log = Logger.getLogger(Launcher.class.getName());
@@ -40,6 +43,9 @@ public final class Launcher {
       String[] args,
       PrintStream out,
       PrintStream err) {
+    if (StageCommand.isStage(args)) {
+      return StageCommand.run(StageCommand.rest(args), out, err);
+    }
     LaunchOptions options;
     try {
       options = LaunchOptions.parse(environment, properties, args);

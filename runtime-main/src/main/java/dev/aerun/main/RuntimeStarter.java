@@ -25,6 +25,7 @@ import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.security.DevLoginHandler;
 import dev.aerun.runtime.server.PortUnavailableException;
 import dev.aerun.runtime.server.PublicServers;
+import dev.aerun.runtime.sessions.JdbcSessionStore;
 import dev.aerun.runtime.sessions.WebappSessions;
 import dev.aerun.runtime.statics.StaticFiles;
 import dev.aerun.runtime.webapp.JspUsage;
@@ -591,6 +592,19 @@ final class RuntimeStarter {
         .orElse(options.onPlatform() ? TrustPolicy.trustAll() : TrustPolicy.trustNone());
   }
 
+  /**
+   * In memory, or, with {@code --sessions-jdbc-url}, in the shared store, written behind when the
+   * descriptor asks for {@code <async-session-persistence enabled="true">}.
+   */
+  static WebappSessions sessions(LaunchOptions options, AppEngineWebXml descriptor) {
+    if (!descriptor.sessionsEnabled() || options.sessionsJdbcUrl().isEmpty()) {
+      return WebappSessions.fromDescriptor(descriptor.sessionsEnabled());
+    }
+    return WebappSessions.shared(
+        new JdbcSessionStore(
+            options.sessionsJdbcUrl().get(), descriptor.asyncSessionPersistence().enabled()));
+  }
+
   private static Handler createWebapp(
       StagedApp app,
       RuntimeSelection selection,
@@ -610,7 +624,7 @@ final class RuntimeStarter {
       Handler webapp =
           host.createWebapp(
               new WebappSpec(location, "/", work.scratch())
-                  .withSessions(WebappSessions.fromDescriptor(descriptor.sessionsEnabled()))
+                  .withSessions(sessions(options, descriptor))
                   .withJsp(jsp)
                   .withLogin(options.loginUrls()));
       Handler served =

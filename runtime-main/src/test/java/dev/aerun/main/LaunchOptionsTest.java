@@ -40,6 +40,32 @@ class LaunchOptionsTest {
   }
 
   @Test
+  void sessionsJdbcUrl_noneByDefault_environmentThenOption() throws Exception {
+    assertTrue(parse(Map.of(), "app").sessionsJdbcUrl().isEmpty());
+    String env = "jdbc:postgresql://db:5432/a?user=u";
+    assertEquals(
+        env, parse(Map.of("AERUN_SESSIONS_JDBC_URL", env), "app").sessionsJdbcUrl().orElseThrow());
+    assertEquals(
+        "jdbc:postgresql://127.0.0.1/b",
+        parse(
+                Map.of("AERUN_SESSIONS_JDBC_URL", env),
+                "--sessions-jdbc-url",
+                "jdbc:postgresql://127.0.0.1/b",
+                "app")
+            .sessionsJdbcUrl()
+            .orElseThrow());
+  }
+
+  @Test
+  void sessionsJdbcUrl_otherDatabases_areUsageErrors() {
+    UsageException e =
+        assertThrows(
+            UsageException.class,
+            () -> parse(Map.of(), "--sessions-jdbc-url", "jdbc:h2:mem:x", "app"));
+    assertTrue(e.getMessage().contains("jdbc:postgresql://"), e.getMessage());
+  }
+
+  @Test
   void shutdownGrace_defaultsTo10s_environmentThenOption() throws Exception {
     assertEquals(java.time.Duration.ofSeconds(10), parse(Map.of(), "app").shutdownGrace());
     assertEquals(
