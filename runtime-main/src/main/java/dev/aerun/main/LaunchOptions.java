@@ -596,7 +596,7 @@ public final class LaunchOptions {
         "  --max-queued-requests N requests that may wait for a turn beyond those (default:",
         "                          as many); more get 503 with Retry-After at once",
         "  --queue-timeout D       how long a request may wait for a turn before its 503",
-        "                          (default 1s)",
+        "                          (default 1s; 0: no waiting, 503 at once)",
         "  --max-war-size SIZE     a .war may unpack to at most this many bytes (default",
         "                          2g; k, m, g suffixes)",
         "  --max-war-entries N     a .war may have at most N entries (default 100000)",

@@ -89,6 +89,20 @@ class LaunchOptionsTest {
   }
 
   @Test
+  void queueTimeout_theWholeRange() throws Exception {
+    assertEquals(
+        Optional.of(java.time.Duration.ZERO),
+        parse(Map.of(), "--queue-timeout", "0", "app").queueTimeout());
+    assertEquals(
+        Optional.of(java.time.Duration.ofMillis(1)),
+        parse(Map.of(), "--queue-timeout", "1ms", "app").queueTimeout());
+    assertEquals(
+        Optional.of(java.time.Duration.ofMinutes(60)),
+        parse(Map.of(), "--queue-timeout", "60m", "app").queueTimeout());
+    assertThrows(UsageException.class, () -> parse(Map.of(), "--queue-timeout", "-1s", "app"));
+  }
+
+  @Test
   void concurrencyOptions_badValuesAreUsageErrors() {
     UsageException zero =
         assertThrows(
