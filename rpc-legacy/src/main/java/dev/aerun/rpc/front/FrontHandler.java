@@ -24,8 +24,10 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.Trailers;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -116,6 +118,7 @@ public class FrontHandler extends Handler.Abstract {
     private final AtomicBoolean answered = new AtomicBoolean();
     private byte[] body;
     private int size;
+    private HttpFields trailers;
     private volatile boolean bodyUnfinished;
     private volatile ClientCallStreamObserver<UPRequest> call;
 
@@ -152,6 +155,10 @@ public class FrontHandler extends Handler.Abstract {
             send(false, status);
           }
           return;
+        }
+        if (chunk instanceof Trailers fields) {
+          // After a chunked body: what the app may see of them, as in HttpConnector mode.
+          trailers = contract.trailers(fields.getTrailers(), result.trustedPeer());
         }
         boolean overLimit = append(chunk.getByteBuffer());
         boolean last = chunk.isLast();
@@ -196,7 +203,8 @@ public class FrontHandler extends Handler.Abstract {
       // Part of the client's body stays unread: the connection cannot carry another request.
       bodyUnfinished = bodyOverLimit || bodyErrorStatus != 0;
       UPRequest up =
-          UpRequests.build(request, result, environment, bytes, bodyOverLimit, bodyErrorStatus);
+          UpRequests.build(
+              request, result, environment, bytes, trailers, bodyOverLimit, bodyErrorStatus);
       EvaluationRuntimeStub stub = runtime;
       if (result.hasDeadline()) {
         long remaining = result.deadlineNanos() - System.nanoTime();

@@ -12,9 +12,11 @@ import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.BadMessageException;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http.Trailers;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.AbstractMetaDataConnection;
 import org.eclipse.jetty.server.HttpStream;
@@ -53,6 +55,7 @@ final class RpcConnection extends AbstractMetaDataConnection {
 
   // Guarded by stream: the request body still to read, and the response state.
   private ByteBuffer body;
+  private HttpFields trailers;
 
   /** Non-zero when the app's read past the body must fail with this status (see read()). */
   private final int bodyFailureStatus;
@@ -82,6 +85,7 @@ final class RpcConnection extends AbstractMetaDataConnection {
     this.responseLimit = responseLimit;
     this.answer = answer;
     this.body = up.getRequest().getBody().asReadOnlyByteBuffer();
+    this.trailers = request.trailers();
     this.bodyFailureStatus = bodyFailureStatus(up.getRequest());
   }
 
@@ -346,12 +350,13 @@ final class RpcConnection extends AbstractMetaDataConnection {
           ByteBuffer bytes = body;
           body = null;
           if (!fails && !bytes.hasRemaining()) {
-            return Content.Chunk.EOF;
+            return endOfBody();
           }
-          return Content.Chunk.from(bytes, !fails);
+          // With trailers, they are the last chunk, as Jetty's parser delivers them.
+          return Content.Chunk.from(bytes, !fails && trailers == null);
         }
         if (!fails) {
-          return Content.Chunk.EOF;
+          return endOfBody();
         }
         if (bodyFailureReported) {
           return null; // the request's failure answers every read from now on
@@ -373,6 +378,13 @@ final class RpcConnection extends AbstractMetaDataConnection {
         httpChannel.getRequest().fail(bodyFailure);
       }
       return null;
+    }
+
+    /** After the body: its trailers once, if any, then the end. Guarded by this. */
+    private Content.Chunk endOfBody() {
+      HttpFields fields = trailers;
+      trailers = null;
+      return fields == null ? Content.Chunk.EOF : new Trailers(fields);
     }
 
     @Override
@@ -456,6 +468,7 @@ final class RpcConnection extends AbstractMetaDataConnection {
       synchronized (this) {
         bodyRead = true;
         body = null;
+        trailers = null;
       }
       return null;
     }
