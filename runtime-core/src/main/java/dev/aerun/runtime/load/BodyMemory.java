@@ -9,7 +9,8 @@ import java.util.logging.Logger;
  * bodies in memory (the front end's copy of each request, the runtime's capture of each response),
  * so without a bound a few concurrent large bodies exhaust the heap. Every such buffer reserves its
  * bytes here as they arrive, before it allocates them, and gives them back when the exchange ends;
- * a reservation that would pass {@link #limit()} is refused and the request gets a fast {@code 503}.
+ * a reservation that would pass {@link #limit()} is refused and the request gets a fast {@code
+ * 503}.
  *
  * <p>One budget per JVM ({@link #forThisJvm()}): a front end and a runtime in the same process
  * share it, as they share the heap. Thread-safe, lock-free.
@@ -61,7 +62,9 @@ public final class BodyMemory {
     }
   }
 
-  /** Counts {@code bytes} that are already held (e.g. a response that arrived whole), room or not. */
+  /**
+   * Counts {@code bytes} that are already held (e.g. a response that arrived whole), room or not.
+   */
   public void reserve(long bytes) {
     used.addAndGet(bytes);
   }

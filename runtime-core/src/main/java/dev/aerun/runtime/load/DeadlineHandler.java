@@ -290,7 +290,9 @@ public final class DeadlineHandler extends Handler.Wrapper {
         handedOver = true;
         appOwnsReal = true;
         Response real = getWrapped();
-        real.setStatus(status);
+        if (status != real.getStatus()) {
+          real.setStatus(status); // 0, "not set yet", is only ever the initial value
+        }
         HttpFields.Mutable realHeaders = real.getHeaders();
         realHeaders.clear();
         realHeaders.add(headers);
@@ -367,8 +369,7 @@ public final class DeadlineHandler extends Handler.Wrapper {
       public CompletableFuture<Void> writeInterim(int code, HttpFields fields) {
         synchronized (Guard.this) {
           if (expired) {
-            return CompletableFuture.failedFuture(
-                new EofException("request deadline exceeded"));
+            return CompletableFuture.failedFuture(new EofException("request deadline exceeded"));
           }
         }
         return getWrapped().writeInterim(code, fields);
