@@ -34,12 +34,13 @@ class SlowBodyTest {
         RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
             .args("--mode", mode, "--max-concurrent-requests", "4", "--request-body-timeout", "2s")
             .start()) {
+      int port = runtime.port(); // waits until it serves
       ExecutorService threads = Executors.newCachedThreadPool();
       AtomicBoolean stop = new AtomicBoolean();
       try {
         List<Future<String>> tricklers = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-          tricklers.add(threads.submit(() -> trickle(runtime.port(), stop)));
+          tricklers.add(threads.submit(() -> trickle(port, stop)));
         }
         Thread.sleep(500); // the tricklers took the slots (and the queue)
 
@@ -47,7 +48,7 @@ class SlowBodyTest {
         long servedAfterMillis = -1;
         long until = start + TimeUnit.SECONDS.toNanos(TRICKLE_SECONDS - 5);
         while (System.nanoTime() < until) {
-          if (get(runtime.port(), "/hello").startsWith("HTTP/1.1 200")) {
+          if (get(port, "/hello").startsWith("HTTP/1.1 200")) {
             servedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             break;
           }
