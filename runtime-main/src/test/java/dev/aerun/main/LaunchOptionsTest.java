@@ -103,6 +103,19 @@ class LaunchOptionsTest {
   }
 
   @Test
+  void requestBodyTimeout_isRead_absentByDefault_badValuesAreUsageErrors() throws Exception {
+    assertEquals(Optional.empty(), parse(Map.of(), "app").requestBodyTimeout());
+    assertEquals(
+        Optional.of(java.time.Duration.ofSeconds(5)),
+        parse(Map.of(), "--request-body-timeout", "5s", "app").requestBodyTimeout());
+    assertEquals(
+        Optional.of(java.time.Duration.ZERO),
+        parse(Map.of(), "--request-body-timeout=0", "app").requestBodyTimeout());
+    assertThrows(
+        UsageException.class, () -> parse(Map.of(), "--request-body-timeout", "slow", "app"));
+  }
+
+  @Test
   void concurrencyOptions_badValuesAreUsageErrors() {
     UsageException zero =
         assertThrows(
