@@ -3,6 +3,7 @@ package dev.aerun.runtime.contract;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpScheme;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.http.Trailers;
@@ -63,8 +64,8 @@ public class AppEngineRequestHandler extends Handler.Wrapper {
    * (length unknown); later versions after any body.
    */
   private static boolean mayHaveTrailers(Request request) {
-    return request.getLength() < 0
-        || request.getConnectionMetaData().getHttpVersion().getVersion() >= 20;
+    return request.getConnectionMetaData().getHttpVersion().getVersion() >= 20
+        || request.getLength() < 0 && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.BadMessageException;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -56,7 +57,7 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
-    if (timeoutNanos == 0 || request.getLength() == 0) {
+    if (timeoutNanos == 0 || !mayHaveBody(request)) {
       return super.handle(request, response, callback);
     }
     WatchedRequest watched = new WatchedRequest(request, timeoutNanos);
@@ -84,6 +85,19 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
         watched.cancel();
       }
     }
+  }
+
+  /**
+   * Whether a body may follow: a length over 0, or (no length) a chunked HTTP/1 body or any HTTP/2+
+   * stream. Jetty gives a bodiless HTTP/1 request no length at all, not 0.
+   */
+  static boolean mayHaveBody(Request request) {
+    long length = request.getLength();
+    if (length >= 0) {
+      return length > 0;
+    }
+    return request.getConnectionMetaData().getHttpVersion().getVersion() >= 20
+        || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
   }
 
   /** A request whose body reads fail once its time is up. */
