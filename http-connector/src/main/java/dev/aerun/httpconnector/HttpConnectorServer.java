@@ -108,13 +108,16 @@ public final class HttpConnectorServer {
   private static Server assemble(Spec spec) {
     Server server = PublicServers.newServer("aerun-http", spec.capacity());
 
-    // The request path: health and draining -> concurrency limit -> contract (trust, headers,
-    // address, scheme, attributes) -> trace for logs -> deadline -> size limits -> app.
+    // The request path: health and draining -> concurrency limit -> body timeout (a slow body
+    // cannot keep its slot) -> contract (trust, headers, address, scheme, attributes) -> trace
+    // for logs -> deadline -> size limits -> app.
+    Handler.Wrapper bodyTimeout = spec.limits().newBodyTimeoutHandler();
     AppEngineRequestHandler contract = new AppEngineRequestHandler(spec.contract());
     RequestTraceHandler trace = new RequestTraceHandler();
     DeadlineHandler deadline = new DeadlineHandler(null);
     Handler.Wrapper sizeLimits = spec.limits().newBodySizeLimitHandler();
-    server.setHandler(new DrainHandler(new ConcurrencyLimitHandler(spec.capacity(), contract)));
+    server.setHandler(new DrainHandler(new ConcurrencyLimitHandler(spec.capacity(), bodyTimeout)));
+    bodyTimeout.setHandler(contract);
     contract.setHandler(trace);
     trace.setHandler(deadline);
     deadline.setHandler(sizeLimits);

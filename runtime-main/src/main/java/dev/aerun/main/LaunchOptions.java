@@ -95,6 +95,7 @@ public final class LaunchOptions {
   private final Optional<Integer> maxConcurrentRequests;
   private final Optional<Integer> maxQueuedRequests;
   private final Optional<Duration> queueTimeout;
+  private final Optional<Duration> requestBodyTimeout;
   private final Optional<Long> relaunchedAt;
   private final WarUnpacker.Limits warLimits;
   private final LoginUrls loginUrls;
@@ -119,6 +120,7 @@ public final class LaunchOptions {
     this.maxConcurrentRequests = Optional.ofNullable(b.maxConcurrentRequests);
     this.maxQueuedRequests = Optional.ofNullable(b.maxQueuedRequests);
     this.queueTimeout = Optional.ofNullable(b.queueTimeout);
+    this.requestBodyTimeout = Optional.ofNullable(b.requestBodyTimeout);
     this.relaunchedAt = Optional.ofNullable(b.relaunchedAt);
     this.warLimits = new WarUnpacker.Limits(b.maxWarBytes, b.maxWarEntries);
     this.loginUrls = new LoginUrls(b.loginUrl, b.logoutUrl);
@@ -226,6 +228,8 @@ public final class LaunchOptions {
         case "--login-url" -> b.loginUrl = parseUrlTemplate(value(rest, arg), arg, true);
         case "--logout-url" -> b.logoutUrl = parseUrlTemplate(value(rest, arg), arg, false);
         case "--sessions-jdbc-url" -> b.sessionsJdbcUrl = value(rest, arg);
+        case "--request-body-timeout" ->
+            b.requestBodyTimeout = parseDuration(value(rest, arg), arg);
         default -> {
           if (arg.startsWith("-")) {
             throw new UsageException("unknown option " + arg + " (see --help)");
@@ -552,6 +556,14 @@ public final class LaunchOptions {
   }
 
   /**
+   * {@code --request-body-timeout}: how long a request body may take to arrive, plus a second per
+   * 64 KiB that arrived; 0 for no bound (default 30s).
+   */
+  public Optional<Duration> requestBodyTimeout() {
+    return requestBodyTimeout;
+  }
+
+  /**
    * When this JVM was started by a launcher that passed on the app's {@code <env-variables>}: the
    * epoch millisecond that launcher started (see {@link Relaunch}).
    */
@@ -626,10 +638,14 @@ public final class LaunchOptions {
         "  --max-queued-requests N requests that may wait for a turn beyond those (default:",
         "                          as many); more get 503 with Retry-After at once",
         "  --queue-timeout D       how long a request may wait for a turn before its 503",
-        "                          (default 1s)",
+        "                          (default 1s; 0: no waiting, 503 at once)",
         "  --max-war-size SIZE     a .war may unpack to at most this many bytes (default",
         "                          2g; k, m, g suffixes)",
         "  --max-war-entries N     a .war may have at most N entries (default 100000)",
+        "  --request-body-timeout D",
+        "                          how long a request body may take to arrive, plus 1s per",
+        "                          64 KiB received; slower bodies get 408 (default 30s; 0: no",
+        "                          bound)",
         "  -h, --help              print this help",
         "",
         "Legacy RPC mode (a front server buffers each request and runs it on the runtime",
@@ -677,6 +693,7 @@ public final class LaunchOptions {
     Integer maxConcurrentRequests;
     Integer maxQueuedRequests;
     Duration queueTimeout;
+    Duration requestBodyTimeout;
     Long relaunchedAt;
     long maxWarBytes = WarUnpacker.DEFAULT_MAX_BYTES;
     int maxWarEntries = WarUnpacker.DEFAULT_MAX_ENTRIES;

@@ -181,7 +181,7 @@ final class RuntimeStarter {
                 .withHost(options.address())
                 .withPort(options.port())
                 .withContract(contract(effective(descriptor, options), options))
-                .withLimits(limits(effective(descriptor, options)))
+                .withLimits(limits(effective(descriptor, options), options))
                 .withCapacity(capacity));
     try {
       server.start();
@@ -244,7 +244,7 @@ final class RuntimeStarter {
                 .withHost(options.address())
                 .withPort(options.port())
                 .withContract(contract(effective, options))
-                .withLimits(limits(effective))
+                .withLimits(limits(effective, options))
                 .withIdleTimeout(IDLE_TIMEOUT)
                 .withCapacity(capacity)
                 .withTransport(transport));
@@ -293,7 +293,7 @@ final class RuntimeStarter {
     LegacyRpcRuntimeServer server =
         new LegacyRpcRuntimeServer(
             new LegacyRpcRuntimeServer.Spec(
-                webapp, limits(effective(descriptor, options)), capacity, listen));
+                webapp, limits(effective(descriptor, options), options), capacity, listen));
     try {
       server.start();
     } catch (Exception e) {
@@ -339,7 +339,7 @@ final class RuntimeStarter {
                     options.address(),
                     options.port(),
                     contract(effective, options),
-                    limits(effective),
+                    limits(effective, options),
                     IDLE_TIMEOUT,
                     capacity,
                     environment,
@@ -557,10 +557,13 @@ final class RuntimeStarter {
     return ContractOptions.fromProperties(effective, trust(options));
   }
 
-  private static RequestLimits limits(Map<String, String> effective) {
-    return RequestLimits.defaults()
-        .withIgnoreResponseSizeLimit(
-            Boolean.parseBoolean(effective.get(RequestLimits.IGNORE_RESPONSE_SIZE_LIMIT_PROPERTY)));
+  private static RequestLimits limits(Map<String, String> effective, LaunchOptions options) {
+    RequestLimits limits =
+        RequestLimits.defaults()
+            .withIgnoreResponseSizeLimit(
+                Boolean.parseBoolean(
+                    effective.get(RequestLimits.IGNORE_RESPONSE_SIZE_LIMIT_PROPERTY)));
+    return options.requestBodyTimeout().map(limits::withRequestBodyTimeout).orElse(limits);
   }
 
   static AppEnvironment environment(AppEngineWebXml descriptor, LaunchOptions options) {

@@ -115,6 +115,33 @@ class LaunchOptionsTest {
   }
 
   @Test
+  void queueTimeout_theWholeRange() throws Exception {
+    assertEquals(
+        Optional.of(java.time.Duration.ZERO),
+        parse(Map.of(), "--queue-timeout", "0", "app").queueTimeout());
+    assertEquals(
+        Optional.of(java.time.Duration.ofMillis(1)),
+        parse(Map.of(), "--queue-timeout", "1ms", "app").queueTimeout());
+    assertEquals(
+        Optional.of(java.time.Duration.ofMinutes(60)),
+        parse(Map.of(), "--queue-timeout", "60m", "app").queueTimeout());
+    assertThrows(UsageException.class, () -> parse(Map.of(), "--queue-timeout", "-1s", "app"));
+  }
+
+  @Test
+  void requestBodyTimeout_isRead_absentByDefault_badValuesAreUsageErrors() throws Exception {
+    assertEquals(Optional.empty(), parse(Map.of(), "app").requestBodyTimeout());
+    assertEquals(
+        Optional.of(java.time.Duration.ofSeconds(5)),
+        parse(Map.of(), "--request-body-timeout", "5s", "app").requestBodyTimeout());
+    assertEquals(
+        Optional.of(java.time.Duration.ZERO),
+        parse(Map.of(), "--request-body-timeout=0", "app").requestBodyTimeout());
+    assertThrows(
+        UsageException.class, () -> parse(Map.of(), "--request-body-timeout", "slow", "app"));
+  }
+
+  @Test
   void concurrencyOptions_badValuesAreUsageErrors() {
     UsageException zero =
         assertThrows(

@@ -11,6 +11,7 @@ import dev.aerun.runtime.server.PublicServers;
 import io.grpc.Channel;
 import java.time.Duration;
 import java.util.Objects;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
@@ -63,17 +64,13 @@ public final class FrontServer {
   public FrontServer(Spec spec, Channel runtime) {
     this.spec = spec;
     this.server = PublicServers.newServer("aerun-front", spec.capacity());
-    // Health and draining -> concurrency limit (before any body is buffered) -> the call.
-    this.drain =
-        new DrainHandler(
-            new ConcurrencyLimitHandler(
-                spec.capacity(),
-                new FrontHandler(
-                    runtime,
-                    spec.contract(),
-                    spec.limits(),
-                    spec.environment(),
-                    spec.logAppLines())));
+    // Health and draining -> concurrency limit (before any body is buffered) -> body timeout (a
+    // slow body cannot keep its slot) -> the call.
+    Handler.Wrapper bodyTimeout = spec.limits().newBodyTimeoutHandler();
+    bodyTimeout.setHandler(
+        new FrontHandler(
+            runtime, spec.contract(), spec.limits(), spec.environment(), spec.logAppLines()));
+    this.drain = new DrainHandler(new ConcurrencyLimitHandler(spec.capacity(), bodyTimeout));
     server.setHandler(drain);
     // One request-log line per request, written here where the client's status, size and latency
     // are known; the runtime side writes none.

@@ -3,7 +3,9 @@ package dev.aerun.rpc.runtime;
 import dev.aerun.rpc.proto.UPRequest;
 import dev.aerun.rpc.proto.UPResponse;
 import dev.aerun.runtime.contract.RequestAttributes;
+import dev.aerun.runtime.load.BodyMemory;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -12,9 +14,11 @@ import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.BadMessageException;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http.Trailers;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.AbstractMetaDataConnection;
 import org.eclipse.jetty.server.HttpStream;
@@ -49,10 +53,12 @@ final class RpcConnection extends AbstractMetaDataConnection {
   private final Attributes attributes = new Attributes.Lazy();
   private final AppLogCapture.Lines logs = new AppLogCapture.Lines();
   private final Stream stream = new Stream();
-  private final CapturedResponse response = new CapturedResponse();
+  private final CapturedResponse response = new CapturedResponse(BodyMemory.forThisJvm());
 
-  // Guarded by stream: the request body still to read, and the response state.
-  private ByteBuffer body;
+  // Guarded by stream: the request body still to read (its blocks, in order: see BodyBuffer),
+  // and the response state.
+  private final ArrayDeque<ByteBuffer> body;
+  private HttpFields trailers;
 
   /** Non-zero when the app's read past the body must fail with this status (see read()). */
   private final int bodyFailureStatus;
@@ -81,7 +87,8 @@ final class RpcConnection extends AbstractMetaDataConnection {
     this.request = request;
     this.responseLimit = responseLimit;
     this.answer = answer;
-    this.body = up.getRequest().getBody().asReadOnlyByteBuffer();
+    this.body = new ArrayDeque<>(up.getRequest().getBody().asReadOnlyByteBufferList());
+    this.trailers = request.trailers();
     this.bodyFailureStatus = bodyFailureStatus(up.getRequest());
   }
 
@@ -230,6 +237,12 @@ final class RpcConnection extends AbstractMetaDataConnection {
         // The whole response went out, the app's own or Jetty's error page: as in HttpConnector
         // mode, the client gets it, whatever failed afterwards.
         up = response.toUpResponse();
+      } else if (response.outOfMemory()) {
+        up =
+            error(
+                UPResponse.Error.OVERLOADED,
+                HttpStatus.SERVICE_UNAVAILABLE_503,
+                "no memory left for the response");
       } else if (overflowed()) {
         up = error(UPResponse.Error.RESPONSE_TOO_LARGE, 500, "response too large");
       } else if (response.isCommitted()) {
@@ -249,6 +262,10 @@ final class RpcConnection extends AbstractMetaDataConnection {
     }
     closeEndPoint();
     answer(up);
+    synchronized (stream) {
+      // Handed over: a front end in this process counts the body while it writes it.
+      response.release();
+    }
   }
 
   private void finish(UPResponse.Error error, String message) {
@@ -342,16 +359,23 @@ final class RpcConnection extends AbstractMetaDataConnection {
           return Content.Chunk.from(failure, true);
         }
         if (!bodyRead) {
-          bodyRead = true;
-          ByteBuffer bytes = body;
-          body = null;
-          if (!fails && !bytes.hasRemaining()) {
-            return Content.Chunk.EOF;
+          ByteBuffer bytes = body.poll();
+          while (bytes != null && !bytes.hasRemaining()) {
+            bytes = body.poll();
           }
-          return Content.Chunk.from(bytes, !fails);
+          bodyRead = body.isEmpty();
+          if (bytes == null) {
+            bodyRead = true;
+            if (!fails) {
+              return endOfBody();
+            }
+          } else {
+            // With trailers, they are the last chunk, as Jetty's parser delivers them.
+            return Content.Chunk.from(bytes, bodyRead && !fails && trailers == null);
+          }
         }
         if (!fails) {
-          return Content.Chunk.EOF;
+          return endOfBody();
         }
         if (bodyFailureReported) {
           return null; // the request's failure answers every read from now on
@@ -373,6 +397,13 @@ final class RpcConnection extends AbstractMetaDataConnection {
         httpChannel.getRequest().fail(bodyFailure);
       }
       return null;
+    }
+
+    /** After the body: its trailers once, if any, then the end. Guarded by this. */
+    private Content.Chunk endOfBody() {
+      HttpFields fields = trailers;
+      trailers = null;
+      return fields == null ? Content.Chunk.EOF : new Trailers(fields);
     }
 
     @Override
@@ -409,7 +440,7 @@ final class RpcConnection extends AbstractMetaDataConnection {
               response.commit(request, metaData);
             }
             if (!response.append(content)) {
-              bodyTooLargeForMessage = true;
+              bodyTooLargeForMessage = !response.outOfMemory();
               failure =
                   new BadMessageException(
                       HttpStatus.INTERNAL_SERVER_ERROR_500, "Response body is too large");
@@ -455,7 +486,8 @@ final class RpcConnection extends AbstractMetaDataConnection {
       // What the app did not read is simply dropped: it is all in memory already.
       synchronized (this) {
         bodyRead = true;
-        body = null;
+        body.clear();
+        trailers = null;
       }
       return null;
     }
