@@ -1,6 +1,7 @@
 package dev.aerun.runtime.webapp.ee10;
 
 import dev.aerun.appengine.descriptor.EeVersion;
+import dev.aerun.runtime.dev.Loopback;
 import dev.aerun.runtime.sessions.WebappSessions;
 import dev.aerun.runtime.webapp.RuntimeLibraries;
 import dev.aerun.runtime.webapp.WebappDefaults;
@@ -61,6 +62,9 @@ public final class Ee10WebappHost implements WebappHost {
     webapp.setClassLoader(loader);
     webapp.setTempDirectory(WebappDefaults.prepare(spec, EeVersion.EE10));
     webapp.setWar(spec.appLocation().toString());
+    if (!spec.extraClasspath().isEmpty()) {
+      webapp.setExtraClasspath(WebappDefaults.extraClasspath(spec));
+    }
     webapp.setContextPath(spec.contextPath());
     webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
     webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);
@@ -81,7 +85,7 @@ public final class Ee10WebappHost implements WebappHost {
           WebappDefaults.jspInitializers(EeVersion.EE10));
       webapp.addConfiguration(new AnnotationConfiguration());
     }
-    webapp.setErrorHandler(new NoDetailsErrorHandler());
+    webapp.setErrorHandler(new NoDetailsErrorHandler(spec.development()));
     webapp.setSecurityHandler(new AppEngineSecurityHandler(spec.login()));
     configureSessions(webapp, spec.sessions());
     return webapp;
@@ -149,8 +153,11 @@ public final class Ee10WebappHost implements WebappHost {
 
   /** Honours {@code <error-page>} mappings; otherwise answers with the status reason only. */
   private static final class NoDetailsErrorHandler extends ErrorPageErrorHandler {
-    NoDetailsErrorHandler() {
-      setShowStacks(false);
+    private final boolean development;
+
+    NoDetailsErrorHandler(boolean development) {
+      this.development = development;
+      setShowStacks(development);
       setShowCauses(false);
       setShowMessageInTitle(false);
       setShowOrigin(false);
@@ -165,6 +172,11 @@ public final class Ee10WebappHost implements WebappHost {
         Throwable cause,
         Callback callback)
         throws IOException {
+      if (development && Loopback.isLoopbackClient(request)) {
+        // Development, and the developer's own machine: the exception and its stack trace.
+        super.generateResponse(request, response, code, message, cause, callback);
+        return;
+      }
       super.generateResponse(
           request, response, code, WebappDefaults.safeReason(code), null, callback);
     }
