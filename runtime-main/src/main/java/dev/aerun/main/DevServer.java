@@ -224,6 +224,20 @@ final class DevServer {
         "Java",
         Runtime.version() + " (" + System.getProperty("java.vendor", "unknown vendor") + ")");
     line(page, "aerun", RuntimeStarter.runtimeVersion());
+    var memory = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+    var classes = java.lang.management.ManagementFactory.getClassLoadingMXBean();
+    line(
+        page,
+        "JVM",
+        "heap used "
+            + memory.getUsed() / (1024 * 1024)
+            + " MiB of "
+            + memory.getMax() / (1024 * 1024)
+            + " MiB, classes loaded "
+            + classes.getLoadedClassCount()
+            + " (unloaded so far "
+            + classes.getUnloadedClassCount()
+            + ")");
     line(
         page,
         "Trusted",
