@@ -125,9 +125,11 @@ public class RunMojo extends AbstractAerunMojo {
     try {
       port = started.get(120, TimeUnit.SECONDS);
     } catch (Exception e) {
+      boolean exited = process.waitFor(10, TimeUnit.SECONDS);
       process.destroyForcibly();
       throw new MojoFailureException(
-          "the aerun runtime did not start (exit " + exitCode(process) + ")");
+          "the aerun runtime did not start"
+              + (exited ? " (exit code " + process.exitValue() + ")" : ""));
     }
     String host = address.equals("0.0.0.0") ? "127.0.0.1" : address;
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
@@ -143,10 +145,6 @@ public class RunMojo extends AbstractAerunMojo {
     getLog().info("aerun: GET " + probe + " answered " + response.statusCode() + " (" + out + ")");
     ForkedRuntime.stop(process.toHandle(), STOP_GRACE);
     return process.waitFor();
-  }
-
-  private static String exitCode(Process process) {
-    return process.isAlive() ? "still running" : String.valueOf(process.exitValue());
   }
 
   /** Copies the fork's output to Maven's, completing {@code started} with the port it serves on. */

@@ -57,14 +57,15 @@ public final class Ee10WebappHost implements WebappHost {
 
   private static Handler newWebapp(WebappSpec spec, ClassLoader jettyLoader) {
     WebAppContext webapp = spec.jsp() ? new WebAppContext() : new WithoutJsp();
+    // Before the class loader: it takes the extra class path when it is made.
+    if (!spec.extraClasspath().isEmpty()) {
+      webapp.setExtraClasspath(WebappDefaults.extraClasspath(spec));
+    }
     // The app sees the servlet API, and Jetty scans the container's JSTL jar, through this parent.
     WebAppClassLoader loader = new WebAppClassLoader(jettyLoader, webapp);
     webapp.setClassLoader(loader);
     webapp.setTempDirectory(WebappDefaults.prepare(spec, EeVersion.EE10));
     webapp.setWar(spec.appLocation().toString());
-    if (!spec.extraClasspath().isEmpty()) {
-      webapp.setExtraClasspath(WebappDefaults.extraClasspath(spec));
-    }
     webapp.setContextPath(spec.contextPath());
     webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
     webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);

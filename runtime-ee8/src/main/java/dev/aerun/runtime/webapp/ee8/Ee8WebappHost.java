@@ -64,11 +64,7 @@ public final class Ee8WebappHost implements WebappHost {
 
   private static Handler newWebapp(WebappSpec spec, ClassLoader jettyLoader) {
     WebAppContext webapp = spec.jsp() ? new WebAppContext() : new WithoutJsp();
-    // The app sees the servlet API, and Jetty scans the container's JSTL jar, through this parent.
-    WebAppClassLoader loader = new WebAppClassLoader(jettyLoader, webapp);
-    webapp.setClassLoader(loader);
-    webapp.setTempDirectory(WebappDefaults.prepare(spec, EeVersion.EE8));
-    webapp.setWar(spec.appLocation().toString());
+    // Before the class loader: it takes the extra class path when it is made.
     try {
       if (!spec.extraClasspath().isEmpty()) {
         webapp.setExtraClasspath(WebappDefaults.extraClasspath(spec));
@@ -76,6 +72,11 @@ public final class Ee8WebappHost implements WebappHost {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+    // The app sees the servlet API, and Jetty scans the container's JSTL jar, through this parent.
+    WebAppClassLoader loader = new WebAppClassLoader(jettyLoader, webapp);
+    webapp.setClassLoader(loader);
+    webapp.setTempDirectory(WebappDefaults.prepare(spec, EeVersion.EE8));
+    webapp.setWar(spec.appLocation().toString());
     webapp.setContextPath(spec.contextPath());
     webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
     webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);
