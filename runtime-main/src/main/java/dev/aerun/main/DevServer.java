@@ -40,7 +40,7 @@ final class DevServer {
   private volatile RunningRuntime runtime;
   private volatile String lastReload = "none yet";
   private volatile int reloads;
-  private FileWatcher watcher;
+  private final FileWatcher watcher;
 
   DevServer(
       LaunchOptions options,
@@ -56,6 +56,7 @@ final class DevServer {
     this.selection = selection;
     this.reloadable = options.watch() ? new ReloadableHandler(webapp) : null;
     this.watched = options.watch() ? watchedPaths(app, options.classpath()) : List.of();
+    this.watcher = options.watch() ? new FileWatcher(watched, this::changed) : null;
   }
 
   /** The app's handler with the status page in front (and the reload behind it, if watching). */
@@ -66,8 +67,7 @@ final class DevServer {
   /** Starts watching once the runtime serves. */
   void started(RunningRuntime running) {
     this.runtime = running;
-    if (reloadable != null) {
-      watcher = new FileWatcher(watched, this::changed);
+    if (watcher != null) {
       watcher.start();
     }
   }

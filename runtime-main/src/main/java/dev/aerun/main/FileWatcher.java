@@ -40,14 +40,19 @@ final class FileWatcher {
   private final List<Path> roots;
   private final Listener listener;
   private volatile boolean running;
+  private final Map<Path, String> baseline;
 
   /**
+   * Takes the first snapshot, which later ones are compared with.
+   *
    * @param roots files and directories to watch (a directory with everything below it); they need
    *     not exist yet
    */
   FileWatcher(List<Path> roots, Listener listener) {
     this.roots = List.copyOf(roots);
     this.listener = listener;
+    // Now, before the app deploys: a change made while it starts is a change to pick up.
+    this.baseline = snapshot();
   }
 
   /** Starts watching on a daemon thread of its own. */
@@ -63,7 +68,7 @@ final class FileWatcher {
   }
 
   private void run() {
-    Map<Path, String> deployed = snapshot();
+    Map<Path, String> deployed = baseline;
     Map<Path, String> last = deployed;
     long lastChange = 0;
     while (running) {
