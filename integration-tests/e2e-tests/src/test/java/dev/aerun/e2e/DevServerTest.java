@@ -30,9 +30,19 @@ class DevServerTest {
 
   @TempDir Path temp;
 
+  /** A page whose failure no {@code <error-page>} of the sample maps. */
+  private static final String BOOM_JSP =
+      "<% if (true) { throw new IllegalStateException(\"dev-only detail\"); } %>";
+
   private Path app() throws IOException {
-    return AppCopies.withDescriptorEdit(
-        RuntimeProcess.app("sample-ee10-app.war"), temp.resolve("app"), "<runtime>", "<runtime>");
+    Path app =
+        AppCopies.withDescriptorEdit(
+            RuntimeProcess.app("sample-ee10-app.war"),
+            temp.resolve("app"),
+            "<runtime>",
+            "<runtime>");
+    Files.writeString(app.resolve("boom.jsp"), BOOM_JSP);
+    return app;
   }
 
   private static RuntimeProcess dev(Path app) throws IOException {
@@ -133,6 +143,12 @@ class DevServerTest {
       assertTrue(text.contains("com.google.appengine.runtime.environment=Development"), text);
       assertTrue(text.contains("WEB-INF/classes"), text);
 
+      // Error pages show the exception and its stack trace to loopback clients in development.
+      HttpResponse<String> boom = Http.get(runtime.uri("/boom.jsp"));
+      assertEquals(500, boom.statusCode());
+      assertTrue(boom.body().contains("dev-only detail"), boom.body());
+      assertTrue(boom.body().contains("IllegalStateException"), boom.body());
+
       // Loopback is trusted in development: a cron request from curl reaches the app as one.
       var info = Http.requestInfo(runtime.uri("/request-info"), "X-AppEngine-Cron", "true");
       assertEquals(
@@ -145,6 +161,10 @@ class DevServerTest {
     try (RuntimeProcess runtime =
         RuntimeProcess.launch(app()).env("SAMPLE_ENV", "from-appengine-web-xml").start()) {
       assertEquals(404, Http.get(runtime.uri("/_ah/dev")).statusCode());
+      HttpResponse<String> boom = Http.get(runtime.uri("/boom.jsp"));
+      assertEquals(500, boom.statusCode());
+      assertFalse(boom.body().contains("dev-only detail"), boom.body());
+      assertFalse(boom.body().contains("IllegalStateException"), boom.body());
       var info = Http.requestInfo(runtime.uri("/request-info"), "X-AppEngine-Cron", "true");
       assertTrue(info.path("attributes").path("com.google.appengine.request.cron").isMissingNode());
     }
