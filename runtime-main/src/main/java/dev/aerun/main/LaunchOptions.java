@@ -1,5 +1,6 @@
 package dev.aerun.main;
 
+import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.appengine.descriptor.ServingMode;
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.TrustPolicy;
@@ -7,6 +8,7 @@ import dev.aerun.runtime.lifecycle.Durations;
 import dev.aerun.runtime.logging.LogFormat;
 import dev.aerun.runtime.logging.RuntimeLogs;
 import dev.aerun.runtime.security.LoginUrls;
+import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -100,8 +102,16 @@ public final class LaunchOptions {
   private final WarUnpacker.Limits warLimits;
   private final LoginUrls loginUrls;
   private final Optional<String> sessionsJdbcUrl;
+  private final Optional<EeVersion> ee;
+  private final boolean watch;
+  private final List<Path> classpath;
+  private final Optional<Long> parentPid;
 
   private LaunchOptions(Builder b) {
+    this.ee = Optional.ofNullable(b.ee);
+    this.watch = b.watch;
+    this.classpath = List.copyOf(b.classpath);
+    this.parentPid = Optional.ofNullable(b.parentPid);
     this.app = Optional.ofNullable(b.app);
     this.role = b.role;
     this.rpcTransport = b.rpcTransport == null ? RpcTransportChoice.INPROCESS : b.rpcTransport;
@@ -165,10 +175,12 @@ public final class LaunchOptions {
     if (formatValue != null && !formatValue.isBlank()) {
       b.logFormat =
           parseLogFormat(formatValue, "environment variable " + RuntimeLogs.FORMAT_VARIABLE);
+      b.logFormatGiven = true;
     }
     formatValue = systemProperties.get(RuntimeLogs.FORMAT_PROPERTY);
     if (formatValue != null) {
       b.logFormat = parseLogFormat(formatValue, "-D" + RuntimeLogs.FORMAT_PROPERTY);
+      b.logFormatGiven = true;
     }
 
     String relaunched = environment.get(EnvVariables.RELAUNCHED_VARIABLE);
@@ -213,11 +225,18 @@ public final class LaunchOptions {
         case "--trusted-proxies" -> b.trustedProxies = parseTrustedProxies(value(rest, arg), arg);
         case "--temp-dir" -> b.tempDirectory = Path.of(value(rest, arg));
         case "--development" -> b.development = true;
+        case "--watch" -> b.watch = true;
+        case "--ee" -> b.ee = parseEe(value(rest, arg));
+        case "--classpath" -> b.classpath.addAll(parseClasspath(value(rest, arg)));
+        case "--parent-pid" -> b.parentPid = (long) parseCount(value(rest, arg), arg, 1);
         case "--role" -> b.role = parseRole(value(rest, arg));
         case "--rpc-transport" -> b.rpcTransport = parseRpcTransport(value(rest, arg));
         case "--rpc-listen" -> b.rpcListen = parseRpcAddress(value(rest, arg), arg);
         case "--rpc-target" -> b.rpcTarget = parseRpcAddress(value(rest, arg), arg);
-        case "--log-format" -> b.logFormat = parseLogFormat(value(rest, arg), arg);
+        case "--log-format" -> {
+          b.logFormat = parseLogFormat(value(rest, arg), arg);
+          b.logFormatGiven = true;
+        }
         case "--shutdown-grace" -> b.shutdownGrace = parseDuration(value(rest, arg), arg);
         case "--max-concurrent-requests" ->
             b.maxConcurrentRequests = parseCount(value(rest, arg), arg, 1);
@@ -248,6 +267,15 @@ public final class LaunchOptions {
       throw new UsageException("expected one app, got " + positional.size() + ": " + positional);
     }
     checkRoleOptions(b);
+    if (b.watch && !b.development) {
+      throw new UsageException("--watch is a development feature: add --development");
+    }
+    if (b.watch && b.role != Role.ALL) {
+      throw new UsageException("--watch reloads the whole runtime in one process: not with --role");
+    }
+    if (b.development && !b.logFormatGiven) {
+      b.logFormat = LogFormat.TEXT; // a developer reads the log, whatever stdout is
+    }
     String appArg = positional.isEmpty() ? appValue : positional.get(0);
     if (appArg != null && !appArg.isBlank()) {
       b.app = Path.of(appArg);
@@ -305,6 +333,30 @@ public final class LaunchOptions {
         && b.rpcTarget.port() == 0) {
       throw new UsageException("--rpc-target needs the runtime's port, not 0");
     }
+  }
+
+  private static EeVersion parseEe(String value) throws UsageException {
+    switch (value.toLowerCase(Locale.ROOT)) {
+      case "ee8":
+        return EeVersion.EE8;
+      case "ee10":
+        return EeVersion.EE10;
+      case "ee11":
+        return EeVersion.EE11;
+      default:
+        throw new UsageException("--ee must be 'ee8', 'ee10' or 'ee11', not '" + value + "'");
+    }
+  }
+
+  /** Entries separated by the platform's path separator ({@code :} or {@code ;}). */
+  private static List<Path> parseClasspath(String value) {
+    List<Path> entries = new ArrayList<>();
+    for (String entry : value.split(java.util.regex.Pattern.quote(File.pathSeparator))) {
+      if (!entry.isBlank()) {
+        entries.add(Path.of(entry));
+      }
+    }
+    return entries;
   }
 
   private static Role parseRole(String value) throws UsageException {
@@ -491,6 +543,38 @@ public final class LaunchOptions {
     return development;
   }
 
+  /**
+   * {@code --ee}: the EE version to host the app on, overriding {@code <runtime>} and the {@code
+   * appengine.use.EE*} flags.
+   */
+  public Optional<EeVersion> ee() {
+    return ee;
+  }
+
+  /**
+   * {@code --watch} (development only): redeploy the app in this JVM when its classes, jars or
+   * descriptors change.
+   */
+  public boolean watch() {
+    return watch;
+  }
+
+  /**
+   * {@code --classpath}: class directories and jars the app sees after its own {@code WEB-INF}
+   * ones, e.g. a project's {@code target/classes} and dependencies when serving from sources.
+   */
+  public List<Path> classpath() {
+    return classpath;
+  }
+
+  /**
+   * {@code --parent-pid}: a process whose end stops this runtime (the dev server's Maven JVM), so a
+   * forked runtime never outlives the build that started it.
+   */
+  public Optional<Long> parentPid() {
+    return parentPid;
+  }
+
   /** Where the webapp is unpacked and JSPs are compiled; a fresh temporary one when empty. */
   public Optional<Path> tempDirectory() {
     return tempDirectory;
@@ -611,13 +695,25 @@ public final class LaunchOptions {
         "                          the platform, i.e. when GAE_ENV is set; nobody elsewhere)",
         "  --temp-dir DIR          where to make the runtime's own working directory (the app",
         "                          unpacked, JSPs compiled), removed at exit",
-        "  --development           the app sees runtime.environment=Development, and a",
-        "                          login page at /_ah/login picks the signed-in user",
         "  --login-url TEMPLATE    where anonymous requests to paths web.xml protects are",
         "                          redirected; {continue} is replaced by the encoded URL",
         "                          to return to (default /_ah/login?continue={continue})",
         "  --logout-url TEMPLATE   the Users API's logout URL (default",
         "                          /_ah/logout?continue={continue})",
+        "  --development           development: the app sees runtime.environment=Development,",
+        "                          text logs, loopback clients trusted (unless",
+        "                          --trusted-proxies) and shown stack traces, GET /_ah/dev",
+        "                          status page for loopback clients, and a login page at",
+        "                          /_ah/login picks the signed-in user",
+        "  --watch                 with --development: redeploy in this JVM when classes,",
+        "                          jars, web.xml or appengine-web.xml change (exit code 3",
+        "                          when a change needs a new JVM)",
+        "  --ee ee8|ee10|ee11      EE version, overriding <runtime> and appengine.use.EE*",
+        "  --classpath PATHS       class directories and jars after WEB-INF's own, separated",
+        "                          by '"
+            + File.pathSeparator
+            + "' (an app served from its sources)",
+        "  --parent-pid PID        stop (draining) when process PID ends",
         "  --log-format F          json (Cloud Logging's structured JSON), text, or auto:",
         "                          text on a terminal, else json (default auto; also",
         "                          -D"
@@ -700,5 +796,10 @@ public final class LaunchOptions {
     String loginUrl = LoginUrls.DEFAULT_LOGIN;
     String logoutUrl = LoginUrls.DEFAULT_LOGOUT;
     String sessionsJdbcUrl;
+    EeVersion ee;
+    boolean watch;
+    boolean logFormatGiven;
+    final List<Path> classpath = new ArrayList<>();
+    Long parentPid;
   }
 }
