@@ -62,13 +62,17 @@ public final class HttpConnectorServer {
     PublicServerSpec serving = spec.server();
     Server server = PublicServers.newServer("aerun-http", serving.capacity());
 
-    // The request path: health and draining -> concurrency limit -> contract (trust, headers,
-    // address, scheme, attributes) -> trace for logs -> deadline -> size limits -> app.
+    // The request path: health and draining -> concurrency limit -> body timeout (a slow body
+    // cannot keep its slot) -> contract (trust, headers, address, scheme, attributes) -> trace
+    // for logs -> deadline -> size limits -> app.
+    Handler.Wrapper bodyTimeout = serving.limits().newBodyTimeoutHandler();
     AppEngineRequestHandler contract = new AppEngineRequestHandler(serving.contract());
     RequestTraceHandler trace = new RequestTraceHandler();
     DeadlineHandler deadline = new DeadlineHandler(null);
     Handler.Wrapper sizeLimits = serving.limits().newBodySizeLimitHandler();
-    server.setHandler(new DrainHandler(new ConcurrencyLimitHandler(serving.capacity(), contract)));
+    server.setHandler(
+        new DrainHandler(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout)));
+    bodyTimeout.setHandler(contract);
     contract.setHandler(trace);
     trace.setHandler(deadline);
     deadline.setHandler(sizeLimits);

@@ -1,5 +1,6 @@
 package dev.aerun.main;
 
+import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.appengine.descriptor.ServingMode;
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.TrustPolicy;
@@ -7,6 +8,7 @@ import dev.aerun.runtime.lifecycle.Durations;
 import dev.aerun.runtime.logging.LogFormat;
 import dev.aerun.runtime.logging.RuntimeLogs;
 import dev.aerun.runtime.security.LoginUrls;
+import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -47,6 +49,9 @@ public final class LaunchOptions {
 
   /** Environment variable naming the app when no path is given on the command line. */
   public static final String APP_VARIABLE = "AERUN_APP";
+
+  /** Environment variable naming the shared session store (see {@link #sessionsJdbcUrl()}). */
+  public static final String SESSIONS_JDBC_URL_VARIABLE = "AERUN_SESSIONS_JDBC_URL";
 
   /** Environment variable with the shutdown grace period (see {@link #shutdownGrace()}). */
   public static final String SHUTDOWN_GRACE_VARIABLE = "AERUN_SHUTDOWN_GRACE";
@@ -92,11 +97,21 @@ public final class LaunchOptions {
   private final Optional<Integer> maxConcurrentRequests;
   private final Optional<Integer> maxQueuedRequests;
   private final Optional<Duration> queueTimeout;
+  private final Optional<Duration> requestBodyTimeout;
   private final Optional<Long> relaunchedAt;
   private final WarUnpacker.Limits warLimits;
   private final LoginUrls loginUrls;
+  private final Optional<String> sessionsJdbcUrl;
+  private final Optional<EeVersion> ee;
+  private final boolean watch;
+  private final List<Path> classpath;
+  private final Optional<Long> parentPid;
 
   private LaunchOptions(Builder b) {
+    this.ee = Optional.ofNullable(b.ee);
+    this.watch = b.watch;
+    this.classpath = List.copyOf(b.classpath);
+    this.parentPid = Optional.ofNullable(b.parentPid);
     this.app = Optional.ofNullable(b.app);
     this.role = b.role;
     this.rpcTransport = b.rpcTransport == null ? RpcTransportChoice.INPROCESS : b.rpcTransport;
@@ -115,9 +130,11 @@ public final class LaunchOptions {
     this.maxConcurrentRequests = Optional.ofNullable(b.maxConcurrentRequests);
     this.maxQueuedRequests = Optional.ofNullable(b.maxQueuedRequests);
     this.queueTimeout = Optional.ofNullable(b.queueTimeout);
+    this.requestBodyTimeout = Optional.ofNullable(b.requestBodyTimeout);
     this.relaunchedAt = Optional.ofNullable(b.relaunchedAt);
     this.warLimits = new WarUnpacker.Limits(b.maxWarBytes, b.maxWarEntries);
     this.loginUrls = new LoginUrls(b.loginUrl, b.logoutUrl);
+    this.sessionsJdbcUrl = Optional.ofNullable(b.sessionsJdbcUrl);
   }
 
   /**
@@ -158,10 +175,12 @@ public final class LaunchOptions {
     if (formatValue != null && !formatValue.isBlank()) {
       b.logFormat =
           parseLogFormat(formatValue, "environment variable " + RuntimeLogs.FORMAT_VARIABLE);
+      b.logFormatGiven = true;
     }
     formatValue = systemProperties.get(RuntimeLogs.FORMAT_PROPERTY);
     if (formatValue != null) {
       b.logFormat = parseLogFormat(formatValue, "-D" + RuntimeLogs.FORMAT_PROPERTY);
+      b.logFormatGiven = true;
     }
 
     String relaunched = environment.get(EnvVariables.RELAUNCHED_VARIABLE);
@@ -172,6 +191,11 @@ public final class LaunchOptions {
         throw new UsageException(
             "environment variable " + EnvVariables.RELAUNCHED_VARIABLE + " is the launcher's own");
       }
+    }
+
+    String sessionsValue = environment.get(SESSIONS_JDBC_URL_VARIABLE);
+    if (sessionsValue != null && !sessionsValue.isBlank()) {
+      b.sessionsJdbcUrl = sessionsValue.trim();
     }
 
     String graceValue = environment.get(SHUTDOWN_GRACE_VARIABLE);
@@ -201,11 +225,18 @@ public final class LaunchOptions {
         case "--trusted-proxies" -> b.trustedProxies = parseTrustedProxies(value(rest, arg), arg);
         case "--temp-dir" -> b.tempDirectory = Path.of(value(rest, arg));
         case "--development" -> b.development = true;
+        case "--watch" -> b.watch = true;
+        case "--ee" -> b.ee = parseEe(value(rest, arg));
+        case "--classpath" -> b.classpath.addAll(parseClasspath(value(rest, arg)));
+        case "--parent-pid" -> b.parentPid = (long) parseCount(value(rest, arg), arg, 1);
         case "--role" -> b.role = parseRole(value(rest, arg));
         case "--rpc-transport" -> b.rpcTransport = parseRpcTransport(value(rest, arg));
         case "--rpc-listen" -> b.rpcListen = parseRpcAddress(value(rest, arg), arg);
         case "--rpc-target" -> b.rpcTarget = parseRpcAddress(value(rest, arg), arg);
-        case "--log-format" -> b.logFormat = parseLogFormat(value(rest, arg), arg);
+        case "--log-format" -> {
+          b.logFormat = parseLogFormat(value(rest, arg), arg);
+          b.logFormatGiven = true;
+        }
         case "--shutdown-grace" -> b.shutdownGrace = parseDuration(value(rest, arg), arg);
         case "--max-concurrent-requests" ->
             b.maxConcurrentRequests = parseCount(value(rest, arg), arg, 1);
@@ -215,6 +246,9 @@ public final class LaunchOptions {
         case "--max-war-entries" -> b.maxWarEntries = parseCount(value(rest, arg), arg, 1);
         case "--login-url" -> b.loginUrl = parseUrlTemplate(value(rest, arg), arg, true);
         case "--logout-url" -> b.logoutUrl = parseUrlTemplate(value(rest, arg), arg, false);
+        case "--sessions-jdbc-url" -> b.sessionsJdbcUrl = value(rest, arg);
+        case "--request-body-timeout" ->
+            b.requestBodyTimeout = parseDuration(value(rest, arg), arg);
         default -> {
           if (arg.startsWith("-")) {
             throw new UsageException("unknown option " + arg + " (see --help)");
@@ -223,10 +257,25 @@ public final class LaunchOptions {
         }
       }
     }
+    if (b.sessionsJdbcUrl != null && !b.sessionsJdbcUrl.startsWith("jdbc:postgresql:")) {
+      throw new UsageException(
+          "the session store must be a jdbc:postgresql:// URL (--sessions-jdbc-url or $"
+              + SESSIONS_JDBC_URL_VARIABLE
+              + ")");
+    }
     if (positional.size() > 1) {
       throw new UsageException("expected one app, got " + positional.size() + ": " + positional);
     }
     checkRoleOptions(b);
+    if (b.watch && !b.development) {
+      throw new UsageException("--watch is a development feature: add --development");
+    }
+    if (b.watch && b.role != Role.ALL) {
+      throw new UsageException("--watch reloads the whole runtime in one process: not with --role");
+    }
+    if (b.development && !b.logFormatGiven) {
+      b.logFormat = LogFormat.TEXT; // a developer reads the log, whatever stdout is
+    }
     String appArg = positional.isEmpty() ? appValue : positional.get(0);
     if (appArg != null && !appArg.isBlank()) {
       b.app = Path.of(appArg);
@@ -284,6 +333,30 @@ public final class LaunchOptions {
         && b.rpcTarget.port() == 0) {
       throw new UsageException("--rpc-target needs the runtime's port, not 0");
     }
+  }
+
+  private static EeVersion parseEe(String value) throws UsageException {
+    switch (value.toLowerCase(Locale.ROOT)) {
+      case "ee8":
+        return EeVersion.EE8;
+      case "ee10":
+        return EeVersion.EE10;
+      case "ee11":
+        return EeVersion.EE11;
+      default:
+        throw new UsageException("--ee must be 'ee8', 'ee10' or 'ee11', not '" + value + "'");
+    }
+  }
+
+  /** Entries separated by the platform's path separator ({@code :} or {@code ;}). */
+  private static List<Path> parseClasspath(String value) {
+    List<Path> entries = new ArrayList<>();
+    for (String entry : value.split(java.util.regex.Pattern.quote(File.pathSeparator))) {
+      if (!entry.isBlank()) {
+        entries.add(Path.of(entry));
+      }
+    }
+    return entries;
   }
 
   private static Role parseRole(String value) throws UsageException {
@@ -470,6 +543,38 @@ public final class LaunchOptions {
     return development;
   }
 
+  /**
+   * {@code --ee}: the EE version to host the app on, overriding {@code <runtime>} and the {@code
+   * appengine.use.EE*} flags.
+   */
+  public Optional<EeVersion> ee() {
+    return ee;
+  }
+
+  /**
+   * {@code --watch} (development only): redeploy the app in this JVM when its classes, jars or
+   * descriptors change.
+   */
+  public boolean watch() {
+    return watch;
+  }
+
+  /**
+   * {@code --classpath}: class directories and jars the app sees after its own {@code WEB-INF}
+   * ones, e.g. a project's {@code target/classes} and dependencies when serving from sources.
+   */
+  public List<Path> classpath() {
+    return classpath;
+  }
+
+  /**
+   * {@code --parent-pid}: a process whose end stops this runtime (the dev server's Maven JVM), so a
+   * forked runtime never outlives the build that started it.
+   */
+  public Optional<Long> parentPid() {
+    return parentPid;
+  }
+
   /** Where the webapp is unpacked and JSPs are compiled; a fresh temporary one when empty. */
   public Optional<Path> tempDirectory() {
     return tempDirectory;
@@ -499,6 +604,15 @@ public final class LaunchOptions {
   }
 
   /**
+   * Where an app with {@code <sessions-enabled>} keeps its sessions so that every instance shares
+   * them: {@code --sessions-jdbc-url}, else {@code $AERUN_SESSIONS_JDBC_URL}, a {@code
+   * jdbc:postgresql://} URL; empty: in this instance's memory.
+   */
+  public Optional<String> sessionsJdbcUrl() {
+    return sessionsJdbcUrl;
+  }
+
+  /**
    * How long a shutdown (SIGTERM, SIGINT) waits for requests in flight: {@code --shutdown-grace},
    * else {@code $AERUN_SHUTDOWN_GRACE}, else 10 s (what Cloud Run gives between SIGTERM and
    * SIGKILL).
@@ -523,6 +637,14 @@ public final class LaunchOptions {
   /** {@code --queue-timeout}: how long a request waits for a turn before its 503 (default 1s). */
   public Optional<Duration> queueTimeout() {
     return queueTimeout;
+  }
+
+  /**
+   * {@code --request-body-timeout}: how long a request body may take to arrive, plus a second per
+   * 64 KiB that arrived; 0 for no bound (default 30s).
+   */
+  public Optional<Duration> requestBodyTimeout() {
+    return requestBodyTimeout;
   }
 
   /**
@@ -559,6 +681,7 @@ public final class LaunchOptions {
     return String.join(
         "\n",
         "Usage: java [-Dname=value ...] -jar runtime-main.jar [options] <app-dir-or-war>",
+        "       java -jar runtime-main.jar stage [--image-repo REPO] [--base DIR] <app> <out-dir>",
         "",
         "Serves one App Engine-style Java web app (EE8 javax.servlet, EE10 or EE11 jakarta.servlet)",
         "on Jetty 12, as its WEB-INF/appengine-web.xml describes.",
@@ -572,13 +695,25 @@ public final class LaunchOptions {
         "                          the platform, i.e. when GAE_ENV is set; nobody elsewhere)",
         "  --temp-dir DIR          where to make the runtime's own working directory (the app",
         "                          unpacked, JSPs compiled), removed at exit",
-        "  --development           the app sees runtime.environment=Development, and a",
-        "                          login page at /_ah/login picks the signed-in user",
         "  --login-url TEMPLATE    where anonymous requests to paths web.xml protects are",
         "                          redirected; {continue} is replaced by the encoded URL",
         "                          to return to (default /_ah/login?continue={continue})",
         "  --logout-url TEMPLATE   the Users API's logout URL (default",
         "                          /_ah/logout?continue={continue})",
+        "  --development           development: the app sees runtime.environment=Development,",
+        "                          text logs, loopback clients trusted (unless",
+        "                          --trusted-proxies) and shown stack traces, GET /_ah/dev",
+        "                          status page for loopback clients, and a login page at",
+        "                          /_ah/login picks the signed-in user",
+        "  --watch                 with --development: redeploy in this JVM when classes,",
+        "                          jars, web.xml or appengine-web.xml change (exit code 3",
+        "                          when a change needs a new JVM)",
+        "  --ee ee8|ee10|ee11      EE version, overriding <runtime> and appengine.use.EE*",
+        "  --classpath PATHS       class directories and jars after WEB-INF's own, separated",
+        "                          by '"
+            + File.pathSeparator
+            + "' (an app served from its sources)",
+        "  --parent-pid PID        stop (draining) when process PID ends",
         "  --log-format F          json (Cloud Logging's structured JSON), text, or auto:",
         "                          text on a terminal, else json (default auto; also",
         "                          -D"
@@ -589,6 +724,9 @@ public final class LaunchOptions {
         "  --shutdown-grace D      on SIGTERM/SIGINT, how long requests in flight may",
         "                          finish before they are ended (default 10s; e.g. 500ms,",
         "                          30s, 1m; also $" + SHUTDOWN_GRACE_VARIABLE + ")",
+        "  --sessions-jdbc-url URL sessions shared by every instance, in PostgreSQL:",
+        "                          jdbc:postgresql://HOST:PORT/DB?user=U&password=P (also",
+        "                          $" + SESSIONS_JDBC_URL_VARIABLE + "; default: in memory)",
         "  --max-concurrent-requests N",
         "                          requests handled at once (default: the descriptor's",
         "                          automatic-scaling/max-concurrent-requests, else one per",
@@ -596,10 +734,14 @@ public final class LaunchOptions {
         "  --max-queued-requests N requests that may wait for a turn beyond those (default:",
         "                          as many); more get 503 with Retry-After at once",
         "  --queue-timeout D       how long a request may wait for a turn before its 503",
-        "                          (default 1s)",
+        "                          (default 1s; 0: no waiting, 503 at once)",
         "  --max-war-size SIZE     a .war may unpack to at most this many bytes (default",
         "                          2g; k, m, g suffixes)",
         "  --max-war-entries N     a .war may have at most N entries (default 100000)",
+        "  --request-body-timeout D",
+        "                          how long a request body may take to arrive, plus 1s per",
+        "                          64 KiB received; slower bodies get 408 (default 30s; 0: no",
+        "                          bound)",
         "  -h, --help              print this help",
         "",
         "Legacy RPC mode (a front server buffers each request and runs it on the runtime",
@@ -647,10 +789,17 @@ public final class LaunchOptions {
     Integer maxConcurrentRequests;
     Integer maxQueuedRequests;
     Duration queueTimeout;
+    Duration requestBodyTimeout;
     Long relaunchedAt;
     long maxWarBytes = WarUnpacker.DEFAULT_MAX_BYTES;
     int maxWarEntries = WarUnpacker.DEFAULT_MAX_ENTRIES;
     String loginUrl = LoginUrls.DEFAULT_LOGIN;
     String logoutUrl = LoginUrls.DEFAULT_LOGOUT;
+    String sessionsJdbcUrl;
+    EeVersion ee;
+    boolean watch;
+    boolean logFormatGiven;
+    final List<Path> classpath = new ArrayList<>();
+    Long parentPid;
   }
 }

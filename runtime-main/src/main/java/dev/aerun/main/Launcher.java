@@ -12,7 +12,11 @@ import java.util.logging.Logger;
  * Turns a command line into a running runtime, or into one clear message and an exit code.
  *
  * <p>Exit codes: 0 served and stopped, or {@code --help}; 1 the app could not be started (bad
- * descriptor, missing app, failing app, port in use); 2 the command line was wrong.
+ * descriptor, missing app, failing app, port in use); 2 the command line was wrong; 3 (only with
+ * {@code --watch}) a change needs a new JVM.
+ *
+ * <p>{@code stage ...} as the first argument runs the staging subcommand instead ({@link
+ * StageCommand}), with the same exit codes.
  */
 public final class Launcher {
   private static final Logger log = Logger.getLogger(Launcher.class.getName());
@@ -27,6 +31,13 @@ public final class Launcher {
    */
   static final String DEBUG_PROPERTY = "aerun.log.debug";
 
+  /**
+   * With {@code --watch}: the app changed in a way that needs a new JVM (mode, EE version, {@code
+   * <env-variables>}, system properties); the runtime drained and stopped for its starter to run it
+   * again.
+   */
+  static final int EXIT_RESTART = 3;
+
   private Launcher() {}
 
   /** Starts the runtime and blocks until it stops; returns the process exit code. */
@@ -40,6 +51,9 @@ public final class Launcher {
       String[] args,
       PrintStream out,
       PrintStream err) {
+    if (StageCommand.isStage(args)) {
+      return StageCommand.run(StageCommand.rest(args), out, err);
+    }
     LaunchOptions options;
     try {
       options = LaunchOptions.parse(environment, properties, args);
@@ -89,7 +103,7 @@ public final class Launcher {
       RuntimeLogs.briefExceptions(false);
     }
     runtime.join();
-    return EXIT_OK;
+    return runtime.exitCode();
   }
 
   /** One {@code error:} line; the exception itself only with {@value #DEBUG_PROPERTY}. */

@@ -74,6 +74,7 @@ final class RunningRuntime {
   private final AtomicBoolean shuttingDown = new AtomicBoolean();
   private volatile String firstSignal;
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile int exitCode = Launcher.EXIT_OK;
 
   /** Takes over {@code servers}: a stop signal drains them within {@code grace}. */
   RunningRuntime(Duration grace, Servers servers) {
@@ -123,6 +124,20 @@ final class RunningRuntime {
     } finally {
       stopped.countDown();
     }
+  }
+
+  /**
+   * Drains and stops with {@link Launcher#EXIT_RESTART}: a development change that cannot apply in
+   * this JVM, for whoever started it (the dev server) to start it again.
+   */
+  void restart(String reason) {
+    exitCode = Launcher.EXIT_RESTART;
+    shutDown(reason);
+  }
+
+  /** The process exit code once {@link #join()} returned. */
+  int exitCode() {
+    return exitCode;
   }
 
   void stop() throws Exception {

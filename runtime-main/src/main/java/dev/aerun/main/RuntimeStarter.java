@@ -26,6 +26,7 @@ import dev.aerun.runtime.security.DevLoginHandler;
 import dev.aerun.runtime.server.PortUnavailableException;
 import dev.aerun.runtime.server.PublicServerSpec;
 import dev.aerun.runtime.server.PublicServers;
+import dev.aerun.runtime.sessions.JdbcSessionStore;
 import dev.aerun.runtime.sessions.WebappSessions;
 import dev.aerun.runtime.statics.StaticFiles;
 import dev.aerun.runtime.webapp.JspUsage;
@@ -41,6 +42,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import org.eclipse.jetty.server.Handler;
 
@@ -63,6 +65,15 @@ final class RuntimeStarter {
    */
   static final String VIRTUAL_THREADS_PROPERTY = "appengine.use.virtualthreads";
 
+  /** Who is trusted in development unless {@code --trusted-proxies} says otherwise. */
+  static final String LOOPBACK = "127.0.0.0/8,::1";
+
+  /**
+   * One loader per EE version and JSP choice for the life of the process: a redeploy ({@code
+   * --watch}) gets a new webapp class loader, never a new copy of Jetty's EE classes.
+   */
+  private static final Map<String, ClassLoader> EE_LOADERS = new ConcurrentHashMap<>();
+
   private RuntimeStarter() {}
 
   /** The app and its descriptor, read once; both null for {@code --role front}. */
@@ -82,6 +93,22 @@ final class RuntimeStarter {
   }
 
   static RunningRuntime start(LaunchOptions options, App read) throws StartupException {
+    RunningRuntime runtime = startServers(options, read);
+    options.parentPid().ifPresent(pid -> stopWithParent(pid, runtime));
+    return runtime;
+  }
+
+  /** {@code --parent-pid}: the runtime drains and stops when that process ends, however it ends. */
+  private static void stopWithParent(long pid, RunningRuntime runtime) {
+    Runnable stop =
+        () ->
+            new Thread(() -> runtime.shutDown("parent process " + pid + " ended"), "aerun-orphan")
+                .start();
+    ProcessHandle.of(pid).ifPresentOrElse(parent -> parent.onExit().thenRun(stop), stop);
+  }
+
+  private static RunningRuntime startServers(LaunchOptions options, App read)
+      throws StartupException {
     if (options.role() == Role.FRONT) {
       return startFront(options);
     }
@@ -169,12 +196,37 @@ final class RuntimeStarter {
     // Static files are answered in front of the webapp, as the platform's front end would; both
     // modes run this same handler as their app, behind the platform's warm-up and start paths.
     Handler webapp = createWebapp(app, selection, options, descriptor, work);
+    DevServer dev = null;
+    String devNote = "";
+    if (options.development()) {
+      dev = new DevServer(options, app, descriptor, selection, webapp, work);
+      webapp = dev.wrap(webapp);
+      devNote = dev.startNote();
+    }
+    RunningRuntime runtime;
     if (options.role() == Role.RUNTIME) {
-      return startRuntime(app, descriptor, selection, webapp, options, capacity);
+      runtime = startRuntime(app, descriptor, selection, webapp, options, capacity);
+    } else if (selection.mode() == ServingMode.LEGACY_RPC) {
+      runtime = startLegacy(app, descriptor, selection, webapp, options, capacity, devNote);
+    } else {
+      runtime = startHttp(app, descriptor, selection, webapp, options, capacity, devNote);
     }
-    if (selection.mode() == ServingMode.LEGACY_RPC) {
-      return startLegacy(app, descriptor, selection, webapp, options, capacity);
+    if (dev != null) {
+      dev.started(runtime);
     }
+    return runtime;
+  }
+
+  /** HttpConnector mode: one server, its connector streaming into the app. */
+  private static RunningRuntime startHttp(
+      StagedApp app,
+      AppEngineWebXml descriptor,
+      RuntimeSelection selection,
+      Handler webapp,
+      LaunchOptions options,
+      Capacity capacity,
+      String devNote)
+      throws StartupException {
     HttpConnectorServer server =
         new HttpConnectorServer(
             new HttpConnectorServer.Spec(
@@ -191,7 +243,11 @@ final class RuntimeStarter {
             options.shutdownGrace(),
             RunningRuntime.Servers.of(server::join, server::drain, server::stop));
     logServing(
-        app.displayName(), "HttpConnector mode (" + selection.ee() + ")", options, server.port());
+        app.displayName(),
+        "HttpConnector mode (" + selection.ee() + ")",
+        options,
+        server.port(),
+        devNote);
     return running;
   }
 
@@ -221,7 +277,7 @@ final class RuntimeStarter {
         options.address(),
         options.port(),
         contract(effective, options),
-        limits(effective),
+        limits(effective, options),
         IDLE_TIMEOUT,
         capacity);
   }
@@ -233,7 +289,8 @@ final class RuntimeStarter {
       RuntimeSelection selection,
       Handler webapp,
       LaunchOptions options,
-      Capacity capacity)
+      Capacity capacity,
+      String devNote)
       throws StartupException {
     Map<String, String> effective = effective(descriptor, options);
     Path socketDirectory = null;
@@ -279,7 +336,8 @@ final class RuntimeStarter {
         app.displayName(),
         "legacy RPC mode (" + selection.ee() + ", " + transport.kindName() + " transport)",
         options,
-        server.port());
+        server.port(),
+        devNote);
     return running;
   }
 
@@ -299,7 +357,7 @@ final class RuntimeStarter {
     LegacyRpcRuntimeServer server =
         new LegacyRpcRuntimeServer(
             new LegacyRpcRuntimeServer.Spec(
-                webapp, limits(effective(descriptor, options)), capacity, listen));
+                webapp, limits(effective(descriptor, options), options), capacity, listen));
     try {
       server.start();
     } catch (Exception e) {
@@ -355,7 +413,7 @@ final class RuntimeStarter {
             options.shutdownGrace(),
             RunningRuntime.Servers.of(front::join, front::drain, front::stop));
     logServing(
-        shown, "legacy RPC mode (front end, runtime at " + target + ")", options, front.port());
+        shown, "legacy RPC mode (front end, runtime at " + target + ")", options, front.port(), "");
     return running;
   }
 
@@ -390,12 +448,19 @@ final class RuntimeStarter {
   }
 
   /** The start line; end-to-end tests find the port in its {@code at http://HOST:PORT/}. */
-  private static void logServing(String app, String how, LaunchOptions options, int port) {
+  private static void logServing(
+      String app, String how, LaunchOptions options, int port, String devNote) {
     String host = options.address().equals("0.0.0.0") ? "localhost" : options.address();
     log.info(
         String.format(
-            "Serving %s in %s on Jetty %s at http://%s:%d/ - started in %d ms",
-            app, how, HttpConnectorServer.jettyVersion(), host, port, startupMillis(options)));
+            "Serving %s in %s on Jetty %s at http://%s:%d/ - started in %d ms%s",
+            app,
+            how,
+            HttpConnectorServer.jettyVersion(),
+            host,
+            port,
+            startupMillis(options),
+            devNote));
   }
 
   private static void requireUnixSockets(String what) throws StartupException {
@@ -443,7 +508,8 @@ final class RuntimeStarter {
     }
   }
 
-  private static RuntimeSelection select(AppEngineWebXml descriptor, LaunchOptions options)
+  /** Mode and EE version for {@code descriptor}; {@code --mode} and {@code --ee} win. */
+  static RuntimeSelection select(AppEngineWebXml descriptor, LaunchOptions options)
       throws StartupException {
     // Either half of a split is legacy mode, whatever the descriptor says.
     ServingMode launcherMode =
@@ -455,7 +521,12 @@ final class RuntimeStarter {
             .withLauncherMode(launcherMode)
             .withJvmFeatureVersion(Runtime.version().feature());
     try {
-      return RuntimeSelection.resolve(input);
+      RuntimeSelection resolved = RuntimeSelection.resolve(input);
+      if (options.ee().isEmpty() || options.ee().get() == resolved.ee()) {
+        return resolved;
+      }
+      return new RuntimeSelection(
+          resolved.mode(), options.ee().get(), resolved.runtimeId(), resolved.warnings());
     } catch (SelectionException e) {
       throw new StartupException(e.getMessage(), e);
     }
@@ -555,10 +626,13 @@ final class RuntimeStarter {
     return ContractOptions.fromProperties(effective, trust(options));
   }
 
-  private static RequestLimits limits(Map<String, String> effective) {
-    return RequestLimits.defaults()
-        .withIgnoreResponseSizeLimit(
-            Boolean.parseBoolean(effective.get(RequestLimits.IGNORE_RESPONSE_SIZE_LIMIT_PROPERTY)));
+  private static RequestLimits limits(Map<String, String> effective, LaunchOptions options) {
+    RequestLimits limits =
+        RequestLimits.defaults()
+            .withIgnoreResponseSizeLimit(
+                Boolean.parseBoolean(
+                    effective.get(RequestLimits.IGNORE_RESPONSE_SIZE_LIMIT_PROPERTY)));
+    return options.requestBodyTimeout().map(limits::withRequestBodyTimeout).orElse(limits);
   }
 
   static AppEnvironment environment(AppEngineWebXml descriptor, LaunchOptions options) {
@@ -585,12 +659,34 @@ final class RuntimeStarter {
    * peer, so everyone is.
    */
   static TrustPolicy trust(LaunchOptions options) {
-    return options
-        .trustedProxies()
-        .orElse(options.onPlatform() ? TrustPolicy.trustAll() : TrustPolicy.trustNone());
+    if (options.trustedProxies().isPresent()) {
+      return options.trustedProxies().get();
+    }
+    if (options.onPlatform()) {
+      return TrustPolicy.trustAll();
+    }
+    // A developer exercises cron, task and signed-in paths with curl on the same machine.
+    return options.development() ? TrustPolicy.parse(LOOPBACK) : TrustPolicy.trustNone();
   }
 
-  private static Handler createWebapp(
+  /**
+   * In memory, or, with {@code --sessions-jdbc-url}, in the shared store, written behind when the
+   * descriptor asks for {@code <async-session-persistence enabled="true">}.
+   */
+  static WebappSessions sessions(LaunchOptions options, AppEngineWebXml descriptor) {
+    if (!descriptor.sessionsEnabled() || options.sessionsJdbcUrl().isEmpty()) {
+      return WebappSessions.fromDescriptor(descriptor.sessionsEnabled());
+    }
+    return WebappSessions.shared(
+        new JdbcSessionStore(
+            options.sessionsJdbcUrl().get(), descriptor.asyncSessionPersistence().enabled()));
+  }
+
+  /**
+   * The app's handler, not started: warm-up in front of static files in front of the webapp. Called
+   * again for each redeploy in development.
+   */
+  static Handler createWebapp(
       StagedApp app,
       RuntimeSelection selection,
       LaunchOptions options,
@@ -605,13 +701,18 @@ final class RuntimeStarter {
             app.displayName() + " has no JSP, tag file or tag library: JSP support is not started");
       }
       WebappHost host =
-          WebappHost.load(selection.ee(), EeClassLoaders.forVersion(selection.ee(), jsp));
+          WebappHost.load(
+              selection.ee(),
+              EE_LOADERS.computeIfAbsent(
+                  selection.ee() + "/" + jsp, k -> EeClassLoaders.forVersion(selection.ee(), jsp)));
       Handler webapp =
           host.createWebapp(
               new WebappSpec(location, "/", work.scratch())
-                  .withSessions(WebappSessions.fromDescriptor(descriptor.sessionsEnabled()))
+                  .withSessions(sessions(options, descriptor))
                   .withJsp(jsp)
-                  .withLogin(options.loginUrls()));
+                  .withLogin(options.loginUrls())
+                  .withExtraClasspath(options.classpath())
+                  .withDevelopment(options.development()));
       Handler served =
           new WarmupHandler(
               StaticFiles.wrap(

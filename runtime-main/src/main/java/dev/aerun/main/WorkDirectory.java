@@ -28,45 +28,49 @@ final class WorkDirectory {
   /** How long the exit waits for a start-up in progress before removing the directory anyway. */
   private static final long START_UP_WAIT_MILLIS = TimeUnit.SECONDS.toMillis(20);
 
-  private final Path path;
   private final Thread hook;
+  private Path path; // set once, under the lock, unless removal began first
   private int users;
   private boolean deleting;
 
-  private WorkDirectory(Path path) {
-    this.path = path;
+  private WorkDirectory() {
     this.hook = new Thread(this::delete, "aerun-work-directory-cleanup");
   }
 
   /** Creates a new {@code aerun-webapp-*} directory in {@code parent}, else the system's temp. */
   static WorkDirectory create(Optional<Path> parent) throws IOException {
-    Path path =
-        parent.isPresent()
-            ? Files.createTempDirectory(Files.createDirectories(parent.get()), "aerun-webapp-")
-            : Files.createTempDirectory("aerun-webapp-");
-    WorkDirectory work = new WorkDirectory(path);
+    WorkDirectory work = new WorkDirectory();
+    // The hook first, and the directory made under the lock the hook takes: a stop signal at any
+    // moment either finds the directory to remove, or keeps it from being made.
     try {
       Runtime.getRuntime().addShutdownHook(work.hook);
     } catch (IllegalStateException e) {
-      // Already shutting down: nothing may start in it.
-      work.deleteTree();
       throw new IOException("the runtime is shutting down", e);
+    }
+    synchronized (work) {
+      if (work.deleting) {
+        throw new IOException("the runtime is shutting down");
+      }
+      work.path =
+          parent.isPresent()
+              ? Files.createTempDirectory(Files.createDirectories(parent.get()), "aerun-webapp-")
+              : Files.createTempDirectory("aerun-webapp-");
     }
     return work;
   }
 
-  Path path() {
+  synchronized Path path() {
     return path;
   }
 
   /** Where a WAR is unpacked. */
   Path app() {
-    return path.resolve("app");
+    return path().resolve("app");
   }
 
   /** The webapp's temp directory: Jetty empties it at start, JSPs are compiled into it. */
   Path scratch() {
-    return path.resolve("scratch");
+    return path().resolve("scratch");
   }
 
   /**
@@ -94,8 +98,10 @@ final class WorkDirectory {
 
   /** Removes the directory, after start-up left it (waiting at most a bounded time). */
   void delete() {
+    Path made;
     synchronized (this) {
       deleting = true;
+      made = path;
       long deadline = System.currentTimeMillis() + START_UP_WAIT_MILLIS;
       try {
         for (long left = START_UP_WAIT_MILLIS; users > 0 && left > 0; ) {
@@ -111,10 +117,12 @@ final class WorkDirectory {
     } catch (IllegalStateException e) {
       // Called by the hook itself, during the exit.
     }
-    deleteTree();
+    if (made != null) {
+      deleteTree(made);
+    }
   }
 
-  private void deleteTree() {
+  private static void deleteTree(Path path) {
     // A server still stopping may delete or write its scratch files meanwhile: a few attempts.
     for (int attempt = 0; attempt < 5 && Files.exists(path); attempt++) {
       try {

@@ -40,6 +40,32 @@ class LaunchOptionsTest {
   }
 
   @Test
+  void sessionsJdbcUrl_noneByDefault_environmentThenOption() throws Exception {
+    assertTrue(parse(Map.of(), "app").sessionsJdbcUrl().isEmpty());
+    String env = "jdbc:postgresql://db:5432/a?user=u";
+    assertEquals(
+        env, parse(Map.of("AERUN_SESSIONS_JDBC_URL", env), "app").sessionsJdbcUrl().orElseThrow());
+    assertEquals(
+        "jdbc:postgresql://127.0.0.1/b",
+        parse(
+                Map.of("AERUN_SESSIONS_JDBC_URL", env),
+                "--sessions-jdbc-url",
+                "jdbc:postgresql://127.0.0.1/b",
+                "app")
+            .sessionsJdbcUrl()
+            .orElseThrow());
+  }
+
+  @Test
+  void sessionsJdbcUrl_otherDatabases_areUsageErrors() {
+    UsageException e =
+        assertThrows(
+            UsageException.class,
+            () -> parse(Map.of(), "--sessions-jdbc-url", "jdbc:h2:mem:x", "app"));
+    assertTrue(e.getMessage().contains("jdbc:postgresql://"), e.getMessage());
+  }
+
+  @Test
   void shutdownGrace_defaultsTo10s_environmentThenOption() throws Exception {
     assertEquals(java.time.Duration.ofSeconds(10), parse(Map.of(), "app").shutdownGrace());
     assertEquals(
@@ -86,6 +112,33 @@ class LaunchOptionsTest {
     assertEquals(Optional.of(12), options.maxConcurrentRequests());
     assertEquals(Optional.of(0), options.maxQueuedRequests());
     assertEquals(Optional.of(java.time.Duration.ofMillis(250)), options.queueTimeout());
+  }
+
+  @Test
+  void queueTimeout_theWholeRange() throws Exception {
+    assertEquals(
+        Optional.of(java.time.Duration.ZERO),
+        parse(Map.of(), "--queue-timeout", "0", "app").queueTimeout());
+    assertEquals(
+        Optional.of(java.time.Duration.ofMillis(1)),
+        parse(Map.of(), "--queue-timeout", "1ms", "app").queueTimeout());
+    assertEquals(
+        Optional.of(java.time.Duration.ofMinutes(60)),
+        parse(Map.of(), "--queue-timeout", "60m", "app").queueTimeout());
+    assertThrows(UsageException.class, () -> parse(Map.of(), "--queue-timeout", "-1s", "app"));
+  }
+
+  @Test
+  void requestBodyTimeout_isRead_absentByDefault_badValuesAreUsageErrors() throws Exception {
+    assertEquals(Optional.empty(), parse(Map.of(), "app").requestBodyTimeout());
+    assertEquals(
+        Optional.of(java.time.Duration.ofSeconds(5)),
+        parse(Map.of(), "--request-body-timeout", "5s", "app").requestBodyTimeout());
+    assertEquals(
+        Optional.of(java.time.Duration.ZERO),
+        parse(Map.of(), "--request-body-timeout=0", "app").requestBodyTimeout());
+    assertThrows(
+        UsageException.class, () -> parse(Map.of(), "--request-body-timeout", "slow", "app"));
   }
 
   @Test

@@ -32,6 +32,16 @@ public final class BenchMain {
         return 1;
       }
     }
+    if (args.length >= 1 && args[0].equals("--reload")) {
+      try {
+        int reloads = args.length > 1 ? Integer.parseInt(args[1]) : 50;
+        ReloadBench.run(defaultRepo(), reloads, System.out);
+        return 0;
+      } catch (Exception e) {
+        System.err.println("error: " + e.getMessage());
+        return 1;
+      }
+    }
     BenchOptions options;
     try {
       options = BenchOptions.parse(args, defaultRepo());

@@ -46,6 +46,8 @@ record BenchOptions(
   static final String USAGE =
       """
       usage: java -jar benchmarks/bench-driver/target/bench-driver.jar [options]
+             java -jar benchmarks/bench-driver/target/bench-driver.jar --reload [N]
+               (hot reload of the dev server: change-to-new-code time, memory after N reloads)
 
         --quick                 the short profile (under two minutes); default: the full profile
         --out DIR               results folder (default: results/<date>-<profile>)

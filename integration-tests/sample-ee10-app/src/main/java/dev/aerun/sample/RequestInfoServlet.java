@@ -17,7 +17,8 @@ import java.util.TreeMap;
 
 /**
  * Describes the request as the app sees it, as JSON in a text/plain response, including the length
- * and SHA-256 of the body it read: the end-to-end tests compare it between serving modes.
+ * and SHA-256 of the body it read and the trailer fields after it: the end-to-end tests compare it
+ * between serving modes.
  */
 @WebServlet("/request-info")
 public class RequestInfoServlet extends HttpServlet {
@@ -71,6 +72,8 @@ public class RequestInfoServlet extends HttpServlet {
     }
     info.put("bodyLength", bodyLength);
     info.put("bodySha256", HexFormat.of().formatHex(sha256.digest()));
+    // Readable once the body was read whole: the fields after a chunked body, names lower case.
+    info.put("trailers", new TreeMap<>(request.getTrailerFields()));
 
     response.setContentType("text/plain;charset=utf-8");
     StringBuilder out = new StringBuilder();

@@ -1,7 +1,7 @@
 package dev.aerun.rpc.front;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.UnsafeByteOperations;
+import dev.aerun.rpc.body.BodyBuffer;
 import dev.aerun.rpc.proto.EvaluationRuntimeGrpc;
 import dev.aerun.rpc.proto.EvaluationRuntimeGrpc.EvaluationRuntimeStub;
 import dev.aerun.rpc.proto.UPRequest;
@@ -12,6 +12,7 @@ import dev.aerun.runtime.contract.RequestAttributes;
 import dev.aerun.runtime.contract.RequestContract;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.load.BodyMemory;
 import dev.aerun.runtime.logging.AccessLog;
 import io.grpc.Channel;
 import io.grpc.Deadline;
@@ -21,12 +22,13 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.Trailers;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -58,6 +60,7 @@ public class FrontHandler extends Handler.Abstract {
   private final EvaluationRuntimeStub runtime;
   private final AppLogLines appLogLines;
   private final long callTimeoutNanos;
+  private final BodyMemory memory;
 
   /**
    * @param runtime the channel to the runtime's {@code EvaluationRuntime} service
@@ -81,6 +84,7 @@ public class FrontHandler extends Handler.Abstract {
     this.runtime = EvaluationRuntimeGrpc.newStub(runtime);
     this.appLogLines = logAppLines ? new AppLogLines() : null;
     this.callTimeoutNanos = callTimeout.toNanos();
+    this.memory = BodyMemory.forThisJvm();
   }
 
   @Override
@@ -104,8 +108,16 @@ public class FrontHandler extends Handler.Abstract {
       Response.writeError(request, response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413);
       return true;
     }
-    new Exchange(request, response, callback, result, contentLength).readBody();
+    Exchange exchange = new Exchange(request, response, callback, result, contentLength);
+    exchange.readBody();
     return true;
+  }
+
+  /** What became of a chunk's bytes. */
+  private enum Appended {
+    WHOLE,
+    OVER_LIMIT,
+    NO_MEMORY
   }
 
   /** One request on its way: body buffering, the call, the answer. */
@@ -119,8 +131,12 @@ public class FrontHandler extends Handler.Abstract {
     private final ContractResult result;
     private final int cap;
     private final AtomicBoolean answered = new AtomicBoolean();
-    private byte[] body;
-    private int size;
+    private final long contentLength;
+    private final BodyBuffer body = new BodyBuffer(memory);
+    private HttpFields trailers;
+    // Guarded by this.
+    private long responseReserved;
+    private boolean released;
     private volatile boolean bodyUnfinished;
     private volatile ClientCallStreamObserver<UPRequest> call;
 
@@ -132,10 +148,42 @@ public class FrontHandler extends Handler.Abstract {
         long contentLength) {
       this.request = request;
       this.response = response;
-      this.callback = callback;
       this.result = result;
       this.cap = (int) Math.min(bodyLimit < 0 ? MAX_ARRAY : bodyLimit, MAX_ARRAY);
-      this.body = new byte[(int) Math.min(Math.max(contentLength, 0), cap)];
+      this.contentLength = contentLength;
+      // The buffered bodies are held until the client has the whole response: then their memory
+      // goes back to the budget.
+      this.callback =
+          new Callback.Nested(callback) {
+            @Override
+            public void succeeded() {
+              releaseMemory();
+              super.succeeded();
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+              releaseMemory();
+              super.failed(failure);
+            }
+          };
+    }
+
+    private synchronized void releaseMemory() {
+      released = true;
+      body.release();
+      if (responseReserved > 0) {
+        memory.release(responseReserved);
+        responseReserved = 0;
+      }
+    }
+
+    /** Counts the runtime's response while this front end holds it, unless the exchange ended. */
+    private synchronized void reserveResponse(long bytes) {
+      if (!released) {
+        responseReserved = bytes;
+        memory.reserve(bytes);
+      }
     }
 
     /** Reads what is available, then asks to be called again when more arrives. */
@@ -158,9 +206,18 @@ public class FrontHandler extends Handler.Abstract {
           }
           return;
         }
-        boolean overLimit = append(chunk.getByteBuffer());
+        if (chunk instanceof Trailers fields) {
+          // After a chunked body: what the app may see of them, as in HttpConnector mode.
+          trailers = contract.trailers(fields.getTrailers(), result.trustedPeer());
+        }
+        Appended appended = append(chunk.getByteBuffer());
         boolean last = chunk.isLast();
         chunk.release();
+        if (appended == Appended.NO_MEMORY) {
+          overloaded();
+          return;
+        }
+        boolean overLimit = appended == Appended.OVER_LIMIT;
         if (overLimit || last) {
           send(overLimit, 0);
           return;
@@ -168,21 +225,30 @@ public class FrontHandler extends Handler.Abstract {
       }
     }
 
-    /** Copies the chunk's bytes, up to the limit; true when the body passed the limit. */
-    private boolean append(ByteBuffer bytes) {
+    /** Copies the chunk's bytes, up to the limit and as far as the memory budget lets it. */
+    private Appended append(ByteBuffer bytes) {
       int available = bytes.remaining();
       if (available == 0) {
-        return false;
+        return Appended.WHOLE;
       }
-      int room = cap - size;
-      int take = Math.min(available, room);
-      if (size + take > body.length) {
-        long grown = Math.max((long) body.length * 2, size + take);
-        body = Arrays.copyOf(body, (int) Math.min(Math.max(grown, 8192), cap));
+      long room = cap - body.size();
+      int take = (int) Math.min(available, room);
+      long expected = contentLength < 0 ? -1 : contentLength - body.size();
+      if (!body.append(bytes, take, expected)) {
+        return Appended.NO_MEMORY;
       }
-      bytes.get(body, size, take);
-      size += take;
-      return available > room;
+      return available > room ? Appended.OVER_LIMIT : Appended.WHOLE;
+    }
+
+    /**
+     * Buffered bodies would pass the memory budget: 503 with Retry-After at once, as for any other
+     * overload; the connection closes, since the rest of the body is not read.
+     */
+    private void overloaded() {
+      body.release();
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+      Response.writeError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503);
     }
 
     /** The status of a client error that ended the body, or 0 for any other failure. */
@@ -195,13 +261,13 @@ public class FrontHandler extends Handler.Abstract {
     }
 
     private void send(boolean bodyOverLimit, int bodyErrorStatus) {
-      // The array is never written again, so the message may share it rather than copy it.
-      ByteString bytes = UnsafeByteOperations.unsafeWrap(body, 0, size);
-      body = null;
+      // The blocks are never written again, so the message shares them rather than copy them.
+      ByteString bytes = body.toByteString();
       // Part of the client's body stays unread: the connection cannot carry another request.
       bodyUnfinished = bodyOverLimit || bodyErrorStatus != 0;
       UPRequest up =
-          UpRequests.build(request, result, environment, bytes, bodyOverLimit, bodyErrorStatus);
+          UpRequests.build(
+              request, result, environment, bytes, trailers, bodyOverLimit, bodyErrorStatus);
       // Every call has a deadline: the request's own, else the default, so that no call waits
       // forever on a runtime that stopped answering.
       long remaining =
@@ -242,6 +308,9 @@ public class FrontHandler extends Handler.Abstract {
         if (appLogLines != null) {
           appLogLines.log(up);
         }
+        // The response is held until written: it counts against the budget (it is here already,
+        // so it cannot be refused any more).
+        reserveResponse(up.getBody().size());
         UpResponses.write(up, request, response, callback, bodyUnfinished);
       }
     }

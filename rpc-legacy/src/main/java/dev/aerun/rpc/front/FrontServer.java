@@ -9,6 +9,7 @@ import dev.aerun.runtime.server.PublicServers;
 import io.grpc.Channel;
 import java.time.Duration;
 import java.util.Objects;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
@@ -62,18 +63,18 @@ public final class FrontServer {
     this.spec = spec;
     PublicServerSpec serving = spec.server();
     this.server = PublicServers.newServer("aerun-front", serving.capacity());
-    // Health and draining -> concurrency limit (before any body is buffered) -> the call.
-    this.drain =
-        new DrainHandler(
-            new ConcurrencyLimitHandler(
-                serving.capacity(),
-                new FrontHandler(
-                    runtime,
-                    serving.contract(),
-                    serving.limits(),
-                    spec.environment(),
-                    spec.logAppLines(),
-                    spec.callTimeout())));
+    // Health and draining -> concurrency limit (before any body is buffered) -> body timeout (a
+    // slow body cannot keep its slot) -> the call.
+    Handler.Wrapper bodyTimeout = serving.limits().newBodyTimeoutHandler();
+    bodyTimeout.setHandler(
+        new FrontHandler(
+            runtime,
+            serving.contract(),
+            serving.limits(),
+            spec.environment(),
+            spec.logAppLines(),
+            spec.callTimeout()));
+    this.drain = new DrainHandler(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout));
     server.setHandler(drain);
     // One request-log line per request, written here where the client's status, size and latency
     // are known; the runtime side writes none.

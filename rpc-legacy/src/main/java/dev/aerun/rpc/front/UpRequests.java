@@ -30,6 +30,7 @@ final class UpRequests {
       ContractResult contract,
       AppEnvironment environment,
       ByteString body,
+      HttpFields trailers,
       boolean bodyOverLimit,
       int bodyErrorStatus) {
     HttpFields received = request.getHeaders();
@@ -51,6 +52,14 @@ final class UpRequests {
           dev.aerun.rpc.proto.HttpHeader.newBuilder()
               .setName(field.getName())
               .setValue(nonNull(field.getValue())));
+    }
+    if (trailers != null) {
+      for (HttpField field : trailers) {
+        http.addTrailers(
+            dev.aerun.rpc.proto.HttpHeader.newBuilder()
+                .setName(field.getName())
+                .setValue(nonNull(field.getValue())));
+      }
     }
     InetSocketAddress remote = contract.remoteAddress();
     if (remote != null && remote.getAddress() != null) {

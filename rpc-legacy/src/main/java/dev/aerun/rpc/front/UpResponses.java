@@ -6,6 +6,7 @@ import dev.aerun.runtime.contract.RequestAttributes;
 import dev.aerun.runtime.load.DeadlineHandler;
 import io.grpc.Status;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.HttpFields;
@@ -15,6 +16,7 @@ import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.IteratingCallback;
 
 /**
  * Writes what the runtime answered, or why it did not, as the HTTP response. Errors use the
@@ -37,6 +39,10 @@ final class UpResponses {
       boolean closeConnection) {
     switch (up.getError()) {
       case OK -> writeAppResponse(up, request, response, callback, closeConnection);
+      case OVERLOADED -> {
+        response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+        Response.writeError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503);
+      }
       case UNKNOWN_APP -> {
         log.warning(() -> "runtime serves no app " + describe(up));
         Response.writeError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503);
@@ -111,14 +117,60 @@ final class UpResponses {
     if (closeConnection) {
       headers.put(HttpHeader.CONNECTION, "close");
     }
-    ByteBuffer bytes = head || body.isEmpty() ? null : body.asReadOnlyByteBuffer();
-    if (up.getChunked()) {
-      response.write(
-          false,
-          bytes,
-          Callback.from(() -> response.write(true, null, callback), callback::failed));
-    } else {
-      response.write(true, bytes, callback);
+    // The body may be many blocks (see BodyBuffer): written one after the other, never copied
+    // into one.
+    List<ByteBuffer> blocks = head || body.isEmpty() ? List.of() : body.asReadOnlyByteBufferList();
+    if (!up.getChunked() && blocks.size() > 1 && !headers.contains(HttpHeader.CONTENT_LENGTH)) {
+      // One write would have let Jetty set the length; several would make it stream.
+      headers.put(HttpHeader.CONTENT_LENGTH, body.size());
+    }
+    new BlockWriter(response, blocks, up.getChunked(), callback).iterate();
+  }
+
+  /**
+   * Writes the blocks of a body in order; the last write ends the response, unless the response is
+   * chunked (then an empty last write follows, so that Jetty streams it without a length).
+   */
+  private static final class BlockWriter extends IteratingCallback {
+    private final Response response;
+    private final List<ByteBuffer> blocks;
+    private final boolean chunked;
+    private final Callback callback;
+    private int next;
+    private boolean lastWritten;
+
+    BlockWriter(Response response, List<ByteBuffer> blocks, boolean chunked, Callback callback) {
+      this.response = response;
+      this.blocks = blocks;
+      this.chunked = chunked;
+      this.callback = callback;
+    }
+
+    @Override
+    protected Action process() {
+      if (lastWritten) {
+        return Action.SUCCEEDED;
+      }
+      if (next < blocks.size()) {
+        ByteBuffer block = blocks.get(next++);
+        boolean last = !chunked && next == blocks.size();
+        lastWritten = last;
+        response.write(last, block, this);
+        return Action.SCHEDULED;
+      }
+      lastWritten = true;
+      response.write(true, null, this);
+      return Action.SCHEDULED;
+    }
+
+    @Override
+    protected void onCompleteSuccess() {
+      callback.succeeded();
+    }
+
+    @Override
+    protected void onCompleteFailure(Throwable failure) {
+      callback.failed(failure);
     }
   }
 

@@ -1,8 +1,9 @@
 package dev.aerun.rpc.runtime;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.UnsafeByteOperations;
+import dev.aerun.rpc.body.BodyBuffer;
 import dev.aerun.rpc.proto.UPResponse;
+import dev.aerun.runtime.load.BodyMemory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,15 +26,21 @@ final class CapturedResponse {
   /** The largest array Java allocates: the body cannot grow past it. */
   static final int MAX_BODY = Integer.MAX_VALUE - 8;
 
-  private static final byte[] NO_BYTES = new byte[0];
-
   private boolean committed;
   private int status;
   private final List<dev.aerun.rpc.proto.HttpHeader> headers = new ArrayList<>();
   private boolean chunked;
   private boolean discardBody;
-  private byte[] body = NO_BYTES;
-  private int size;
+  private long contentLength = -1;
+  private final BodyBuffer body;
+  private boolean outOfMemory;
+
+  /**
+   * @param memory the budget the buffered body counts against
+   */
+  CapturedResponse(BodyMemory memory) {
+    this.body = new BodyBuffer(memory);
+  }
 
   /**
    * Records the committed response head.
@@ -94,9 +101,8 @@ final class CapturedResponse {
       connection.forEach(this::add);
     }
 
-    if (!discardBody && !chunked && contentLength > 0) {
-      body = new byte[(int) Math.min(contentLength, MAX_BODY)];
-    }
+    // Only a hint to size the blocks: nothing is allocated before the bytes arrive.
+    this.contentLength = chunked ? -1 : contentLength;
   }
 
   private void add(HttpField field) {
@@ -119,25 +125,33 @@ final class CapturedResponse {
   /**
    * Copies {@code content} (which Jetty may reuse once the write completes) into the body.
    *
-   * @return false if the body would grow past {@link #MAX_BODY}; nothing is copied then
+   * @return false if the body would grow past {@link #MAX_BODY} or past the memory budget (then
+   *     {@link #outOfMemory()}); what did not fit is not copied
    */
   boolean append(ByteBuffer content) {
     int length = content == null ? 0 : content.remaining();
     if (length == 0 || discardBody) {
       return true;
     }
-    if (length > MAX_BODY - size) {
+    if (length > MAX_BODY - body.size()) {
       return false;
     }
-    if (size + length > body.length) {
-      long grown = Math.max((long) body.length * 2, (long) size + length);
-      byte[] larger = new byte[(int) Math.min(Math.max(grown, 8192), MAX_BODY)];
-      System.arraycopy(body, 0, larger, 0, size);
-      body = larger;
+    long expected = contentLength < 0 ? -1 : contentLength - body.size();
+    if (!body.append(content, length, expected)) {
+      outOfMemory = true;
+      return false;
     }
-    content.get(body, size, length);
-    size += length;
     return true;
+  }
+
+  /** Whether the memory budget refused the body: the answer is 503, not the app's. */
+  boolean outOfMemory() {
+    return outOfMemory;
+  }
+
+  /** Gives the body's memory back to the budget once the answer left (see {@link BodyBuffer}). */
+  void release() {
+    body.release();
   }
 
   boolean isCommitted() {
@@ -150,9 +164,8 @@ final class CapturedResponse {
 
   /** The response as an {@code OK} answer. */
   UPResponse.Builder toUpResponse() {
-    // The array is never written again: the message may share it instead of copying 32 MiB.
-    ByteString bytes =
-        size == 0 ? ByteString.EMPTY : UnsafeByteOperations.unsafeWrap(body, 0, size);
+    // The blocks are never written again: the message shares them instead of copying 32 MiB.
+    ByteString bytes = body.toByteString();
     return UPResponse.newBuilder()
         .setError(UPResponse.Error.OK)
         .setHttpStatus(status)

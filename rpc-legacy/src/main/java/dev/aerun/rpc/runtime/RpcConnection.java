@@ -60,7 +60,8 @@ final class RpcConnection extends AbstractMetaDataConnection {
     this.stream =
         new RpcStream(
             this,
-            up.getRequest().getBody().asReadOnlyByteBuffer(),
+            up.getRequest().getBody().asReadOnlyByteBufferList(),
+            request.trailers(),
             bodyFailureStatus(up.getRequest()),
             responseLimit);
   }
@@ -228,6 +229,7 @@ final class RpcConnection extends AbstractMetaDataConnection {
     }
     closeEndPoint();
     answer(up);
+    stream.release();
   }
 
   private void finish(UPResponse.Error error, String message) {

@@ -1,13 +1,17 @@
 package dev.aerun.rpc.runtime;
 
 import dev.aerun.rpc.proto.UPResponse;
+import dev.aerun.runtime.load.BodyMemory;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http.Trailers;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.HttpStream;
@@ -31,17 +35,25 @@ final class RpcStream implements HttpStream {
   /** Bytes the app tried to write, counted before the size limit (see ResponseSizeTracker). */
   private final AtomicLong attemptedResponseBytes = new AtomicLong();
 
-  // Guarded by this: the request body still to read, and the response state.
-  private ByteBuffer body;
+  // Guarded by this: the request body still to read (its blocks, in order: see BodyBuffer), its
+  // trailers, and the response state.
+  private final ArrayDeque<ByteBuffer> body;
+  private HttpFields trailers;
   private boolean bodyRead;
-  private final CapturedResponse response = new CapturedResponse();
+  private final CapturedResponse response = new CapturedResponse(BodyMemory.forThisJvm());
   private boolean lastSent;
   private boolean bodyTooLargeForMessage;
   private Throwable aborted;
 
-  RpcStream(RpcConnection connection, ByteBuffer body, int bodyFailureStatus, long responseLimit) {
+  RpcStream(
+      RpcConnection connection,
+      List<ByteBuffer> body,
+      HttpFields trailers,
+      int bodyFailureStatus,
+      long responseLimit) {
     this.connection = connection;
-    this.body = body;
+    this.body = new ArrayDeque<>(body);
+    this.trailers = trailers;
     this.bodyFailure = bodyFailure(bodyFailureStatus);
     this.responseLimit = responseLimit;
   }
@@ -88,6 +100,12 @@ final class RpcStream implements HttpStream {
       // mode, the client gets it, whatever failed afterwards.
       return response.toUpResponse();
     }
+    if (response.outOfMemory()) {
+      return RpcConnection.error(
+          UPResponse.Error.OVERLOADED,
+          HttpStatus.SERVICE_UNAVAILABLE_503,
+          "no memory left for the response");
+    }
     if (bodyTooLargeForMessage
         || (responseLimit >= 0 && attemptedResponseBytes.get() > responseLimit)) {
       return RpcConnection.error(UPResponse.Error.RESPONSE_TOO_LARGE, 500, "response too large");
@@ -110,16 +128,31 @@ final class RpcStream implements HttpStream {
       return Content.Chunk.from(aborted, true);
     }
     if (!bodyRead) {
-      bodyRead = true;
-      ByteBuffer bytes = body;
-      body = null;
-      if (bodyFailure != null) {
-        // The bytes the front end read, then the failure on the next read.
-        return bytes.hasRemaining() ? Content.Chunk.from(bytes, false) : failure();
+      ByteBuffer bytes = body.poll();
+      while (bytes != null && !bytes.hasRemaining()) {
+        bytes = body.poll();
       }
-      return bytes.hasRemaining() ? Content.Chunk.from(bytes, true) : Content.Chunk.EOF;
+      bodyRead = body.isEmpty();
+      if (bytes != null) {
+        // The bytes the front end read; after them the failure, or the trailers as the last
+        // chunk (as Jetty's parser delivers them), or the end.
+        return Content.Chunk.from(bytes, bodyRead && bodyFailure == null && trailers == null);
+      }
+      bodyRead = true;
     }
-    return bodyFailure == null ? Content.Chunk.EOF : failure();
+    return bodyFailure == null ? endOfBody() : failure();
+  }
+
+  /** After the body: its trailers once, if any, then the end. Guarded by this. */
+  private Content.Chunk endOfBody() {
+    HttpFields fields = trailers;
+    trailers = null;
+    return fields == null ? Content.Chunk.EOF : new Trailers(fields);
+  }
+
+  /** The answer was handed over: a front end in this process counts the body while it writes it. */
+  synchronized void release() {
+    response.release();
   }
 
   private Content.Chunk failure() {
@@ -153,7 +186,7 @@ final class RpcStream implements HttpStream {
           response.commit(request, metaData);
         }
         if (!response.append(content)) {
-          bodyTooLargeForMessage = true;
+          bodyTooLargeForMessage = !response.outOfMemory();
           failure =
               new BadMessageException(
                   HttpStatus.INTERNAL_SERVER_ERROR_500, "Response body is too large");
@@ -195,7 +228,8 @@ final class RpcStream implements HttpStream {
   public synchronized Throwable consumeAvailable() {
     // What the app did not read is simply dropped: it is all in memory already.
     bodyRead = true;
-    body = null;
+    body.clear();
+    trailers = null;
     return null;
   }
 

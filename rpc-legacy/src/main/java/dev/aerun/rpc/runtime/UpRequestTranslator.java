@@ -36,8 +36,13 @@ final class UpRequestTranslator {
    * @param metaData the request line and headers as Jetty's parser would have produced them
    * @param contract the contract's verdict: addresses, security, attributes
    * @param local the front server's address the request arrived on
+   * @param trailers the trailer fields after the body, or null when there were none
    */
-  record Translated(MetaData.Request metaData, ContractResult contract, InetSocketAddress local) {}
+  record Translated(
+      MetaData.Request metaData,
+      ContractResult contract,
+      InetSocketAddress local,
+      HttpFields trailers) {}
 
   /** A request the runtime cannot run: the front end sent something malformed. */
   static final class BadRequestException extends Exception {
@@ -134,7 +139,7 @@ final class UpRequestTranslator {
               task.getRetryCount() < 0 ? -1 : task.getRetryCount(),
               task.getCron()));
     }
-    return new Translated(metaData, contract.build(), local);
+    return new Translated(metaData, contract.build(), local, trailers(http));
   }
 
   /**
@@ -168,6 +173,24 @@ final class UpRequestTranslator {
       uri.scheme(HttpScheme.HTTPS);
     }
     return uri.asImmutable();
+  }
+
+  /** The trailers as the front end sent them (the contract already filtered them), or null. */
+  private static HttpFields trailers(HttpRequest http) throws BadRequestException {
+    int count = http.getTrailersCount();
+    if (count == 0) {
+      return null;
+    }
+    HttpFields.Mutable trailers = HttpFields.build(count);
+    for (int i = 0; i < count; i++) {
+      dev.aerun.rpc.proto.HttpHeader trailer = http.getTrailers(i);
+      try {
+        trailers.add(new HttpField(trailer.getName(), trailer.getValue()));
+      } catch (RuntimeException e) {
+        throw new BadRequestException("bad trailer " + trailer.getName());
+      }
+    }
+    return trailers.asImmutable();
   }
 
   private static InetAddress address(String literal) {

@@ -244,6 +244,47 @@ class FrontHandlerTest {
     assertFalse(http.getBodyOverLimit());
   }
 
+  private static final String FORGED_TRAILERS =
+      "0\r\nX-AppEngine-Cron: true\r\nX-AppEngine-User-Email: evil@example.com\r\n"
+          + "X-Forwarded-For: 198.51.100.1\r\nForwarded: for=198.51.100.1\r\n"
+          + "X-Google-Internal-Skip: 1\r\nX-Checksum: abc123\r\n\r\n";
+
+  private HttpRequest postWithTrailers(TrustPolicy trust) throws Exception {
+    int port = start(trust);
+    RawHttp.send(
+        port,
+        "POST /upload HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\nConnection: close\n",
+        ("3\r\nabc\r\n" + FORGED_TRAILERS).getBytes(StandardCharsets.US_ASCII));
+    return runtime.nextRequest().getRequest();
+  }
+
+  private static List<String> trailerLines(HttpRequest request) {
+    return request.getTrailersList().stream()
+        .map(h -> h.getName() + ": " + h.getValue())
+        .collect(Collectors.toList());
+  }
+
+  @Test
+  void trailersFromAnUntrustedCaller_platformFieldsRemoved_othersSent() throws Exception {
+    HttpRequest http = postWithTrailers(TrustPolicy.trustNone());
+
+    assertEquals("abc", http.getBody().toStringUtf8());
+    assertEquals(List.of("X-Checksum: abc123"), trailerLines(http));
+  }
+
+  @Test
+  void trailersFromATrustedCaller_followTheHeaderRule() throws Exception {
+    HttpRequest http = postWithTrailers(TrustPolicy.trustAll());
+
+    assertEquals(
+        List.of(
+            "X-AppEngine-Cron: true",
+            "X-Forwarded-For: 198.51.100.1",
+            "Forwarded: for=198.51.100.1",
+            "X-Checksum: abc123"),
+        trailerLines(http));
+  }
+
   @Test
   void contentLengthOverLimit_gets413WithoutReachingTheRuntime() throws Exception {
     int port = start(TrustPolicy.trustNone());

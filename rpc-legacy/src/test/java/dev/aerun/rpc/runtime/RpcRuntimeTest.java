@@ -125,6 +125,41 @@ class RpcRuntimeTest {
   }
 
   @Test
+  void handleRequest_trailersReachTheAppAfterTheBody() throws Exception {
+    UPRequest.Builder up = get("/trailers");
+    up.getRequestBuilder()
+        .setMethod("POST")
+        .addHeaders(header("Transfer-Encoding", "chunked"))
+        .setChunked(true)
+        .setBody(ByteString.copyFromUtf8("abc"))
+        .addTrailers(header("X-Checksum", "abc123"))
+        .addTrailers(header("X-Other", "2"));
+
+    UPResponse response = start(RequestLimits.defaults()).call(up.build());
+
+    assertEquals(
+        "chunk 3\n"
+            + "chunk 0 X-Checksum: abc123 X-Other: 2 last\n"
+            + "trailer X-Checksum: abc123\n"
+            + "trailer X-Other: 2\n",
+        response.getBody().toStringUtf8());
+  }
+
+  @Test
+  void handleRequest_noTrailers_theBodyEndsAsBefore() throws Exception {
+    UPRequest.Builder up = get("/trailers");
+    up.getRequestBuilder()
+        .setMethod("POST")
+        .addHeaders(header("Transfer-Encoding", "chunked"))
+        .setChunked(true)
+        .setBody(ByteString.copyFromUtf8("abc"));
+
+    UPResponse response = start(RequestLimits.defaults()).call(up.build());
+
+    assertEquals("chunk 3 last\n", response.getBody().toStringUtf8());
+  }
+
+  @Test
   void handleRequest_appSeesHeadersInOrderWithRepeats() throws Exception {
     UPRequest.Builder up = get("/seen");
     up.getRequestBuilder()

@@ -63,6 +63,40 @@ final class TestApp extends Handler.Abstract {
                 });
         return true;
       }
+      case "/trailers" -> {
+        // Every chunk of the body, then the trailers both ways Jetty's EE layers read them.
+        StringBuilder out = new StringBuilder();
+        Runnable[] reader = new Runnable[1];
+        reader[0] =
+            () -> {
+              while (true) {
+                Content.Chunk chunk = request.read();
+                if (chunk == null) {
+                  request.demand(reader[0]);
+                  return;
+                }
+                if (Content.Chunk.isFailure(chunk)) {
+                  callback.failed(chunk.getFailure());
+                  return;
+                }
+                out.append("chunk ").append(chunk.remaining());
+                if (chunk instanceof org.eclipse.jetty.http.Trailers trailers) {
+                  trailers.getTrailers().forEach(f -> out.append(' ').append(f));
+                }
+                out.append(chunk.isLast() ? " last\n" : "\n");
+                chunk.release();
+                if (chunk.isLast()) {
+                  break;
+                }
+              }
+              if (request.getTrailers() != null) {
+                request.getTrailers().forEach(f -> out.append("trailer ").append(f).append('\n'));
+              }
+              Content.Sink.write(response, true, out.toString(), callback);
+            };
+        reader[0].run();
+        return true;
+      }
       case "/consume" -> {
         Content.Source.asStringAsync(request, StandardCharsets.ISO_8859_1)
             .whenComplete(

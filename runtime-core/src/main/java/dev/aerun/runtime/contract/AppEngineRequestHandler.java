@@ -3,8 +3,11 @@ package dev.aerun.runtime.contract;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpScheme;
 import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.http.Trailers;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -21,7 +24,8 @@ import org.eclipse.jetty.util.Callback;
  * ({@code getRemoteAddr/Port} from {@link ConnectionMetaData#getRemoteSocketAddress()}, {@code
  * isSecure} from {@link Request#isSecure()}, the scheme from {@link Request#getHttpURI()}, headers
  * from {@link Request#getHeaders()}), so wrapping is enough. Never blocks, never touches the body;
- * a request without platform headers goes through unwrapped.
+ * a request without platform headers or possible trailers goes through unwrapped. Trailer fields
+ * follow the same trust rule as header fields ({@link RequestContract#trailers}).
  */
 public class AppEngineRequestHandler extends Handler.Wrapper {
   private final RequestContract contract;
@@ -44,18 +48,68 @@ public class AppEngineRequestHandler extends Handler.Wrapper {
             peer instanceof InetSocketAddress inet ? inet : null,
             request.isSecure());
     RequestAttributes.setAll(request, result);
-    Request appRequest = result.changesRequest() ? new ContractRequest(request, result) : request;
+    Request appRequest;
+    if (result.changesRequest()) {
+      appRequest = new ContractRequest(request, result, contract);
+    } else if (mayHaveTrailers(request)) {
+      appRequest = new TrailersRequest(request, result.trustedPeer(), contract);
+    } else {
+      appRequest = request;
+    }
     return super.handle(appRequest, response, callback);
   }
 
+  /**
+   * Whether trailer fields may follow the body: HTTP/1.x carries them only after a chunked body
+   * (length unknown); later versions after any body.
+   */
+  private static boolean mayHaveTrailers(Request request) {
+    return request.getConnectionMetaData().getHttpVersion().getVersion() >= 20
+        || request.getLength() < 0 && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+  }
+
+  /**
+   * The request's trailers filtered by {@link RequestContract#trailers}: both where the core API
+   * reads them ({@link Request#getTrailers()}, EE10) and where the body stream delivers them (a
+   * {@link Trailers} chunk, which EE8 records), so a client cannot smuggle a platform header in
+   * after the body.
+   */
+  private static class TrailersRequest extends Request.Wrapper {
+    private final boolean trustedPeer;
+    private final RequestContract contract;
+
+    TrailersRequest(Request wrapped, boolean trustedPeer, RequestContract contract) {
+      super(wrapped);
+      this.trustedPeer = trustedPeer;
+      this.contract = contract;
+    }
+
+    @Override
+    public HttpFields getTrailers() {
+      return contract.trailers(super.getTrailers(), trustedPeer);
+    }
+
+    @Override
+    public Content.Chunk read() {
+      Content.Chunk chunk = super.read();
+      if (chunk instanceof Trailers trailers) {
+        HttpFields visible = contract.trailers(trailers.getTrailers(), trustedPeer);
+        if (visible != trailers.getTrailers()) {
+          return new Trailers(visible);
+        }
+      }
+      return chunk;
+    }
+  }
+
   /** The request as the app sees it. */
-  private static final class ContractRequest extends Request.Wrapper {
+  private static final class ContractRequest extends TrailersRequest {
     private final ContractResult result;
     private final ConnectionMetaData connection;
     private final HttpURI uri;
 
-    ContractRequest(Request wrapped, ContractResult result) {
-      super(wrapped);
+    ContractRequest(Request wrapped, ContractResult result, RequestContract contract) {
+      super(wrapped, result.trustedPeer(), contract);
       this.result = result;
       this.connection =
           result.remoteAddressFromHeader() || result.secureFromHeader()

@@ -180,6 +180,32 @@ public final class RequestContract {
         removed != 0);
   }
 
+  /**
+   * The request's trailer fields (chunked trailers) as the app may see them, by the rule of {@link
+   * #apply} for header fields: platform fields from an untrusted peer are removed, private ones are
+   * hidden unless {@link ContractOptions#allHeaders()}. Trailers never change what {@link #apply}
+   * decided (user, task, address, deadline): they arrive after the app started.
+   *
+   * @param trailers the trailer fields as received, or null when there were none
+   * @param trustedPeer the verdict of {@link #apply} on the request's peer ({@link
+   *     ContractResult#trustedPeer()})
+   * @return {@code trailers} itself when nothing is removed, otherwise a filtered copy; null for
+   *     null
+   */
+  public HttpFields trailers(HttpFields trailers, boolean trustedPeer) {
+    if (trailers == null) {
+      return null;
+    }
+    boolean allHeaders = options.allHeaders();
+    int removed = 0;
+    for (HttpField field : trailers) {
+      if (!isVisible(classify(field.getName()), trustedPeer, allHeaders)) {
+        removed++;
+      }
+    }
+    return removed == 0 ? trailers : without(trailers, removed, trustedPeer, allHeaders);
+  }
+
   private static HttpFields without(
       HttpFields headers, int removed, boolean trusted, boolean allHeaders) {
     HttpFields.Mutable visible = HttpFields.build(Math.max(1, headers.size() - removed));

@@ -1,5 +1,8 @@
 package dev.aerun.runtime.contract;
 
+import dev.aerun.runtime.load.BodyTimeoutHandler;
+import java.time.Duration;
+import java.util.Objects;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.handler.SizeLimitHandler;
@@ -14,6 +17,8 @@ import org.eclipse.jetty.server.handler.SizeLimitHandler;
  *   <li>Response body over {@link #responseBodyLimit()} → 500 if the response is not committed yet,
  *       otherwise the stream is aborted (the client sees a truncated response). Lifted by {@code
  *       appengine.ignore.responseSizeLimit}.
+ *   <li>Request body slower than {@link #requestBodyTimeout()} allows → 408 ({@link
+ *       BodyTimeoutHandler}).
  *   <li>Request line over {@link #requestHeaderSize()} bytes → 414 URI Too Long, header section
  *       over it → 431 Request Header Fields Too Large (Jetty's parser). 64 KiB: far above what
  *       browsers send (about 8 KiB) and what the platform front end forwards, but it bounds what
@@ -24,12 +29,15 @@ import org.eclipse.jetty.server.handler.SizeLimitHandler;
  * @param responseBodyLimit response body limit in bytes, or -1 for none
  * @param ignoreResponseSizeLimit {@code appengine.ignore.responseSizeLimit}: no response limit
  * @param requestHeaderSize the largest request line plus header section, in bytes
+ * @param requestBodyTimeout how long a request body may take to arrive, extended by its size (see
+ *     {@link BodyTimeoutHandler}); zero for no bound
  */
 public record RequestLimits(
     long requestBodyLimit,
     long responseBodyLimit,
     boolean ignoreResponseSizeLimit,
-    int requestHeaderSize) {
+    int requestHeaderSize,
+    Duration requestBodyTimeout) {
   /** The system property that lifts the response size limit. */
   public static final String IGNORE_RESPONSE_SIZE_LIMIT_PROPERTY =
       "appengine.ignore.responseSizeLimit";
@@ -45,9 +53,28 @@ public record RequestLimits(
       throw new IllegalArgumentException(
           "requestHeaderSize must be positive: " + requestHeaderSize);
     }
+    Objects.requireNonNull(requestBodyTimeout, "requestBodyTimeout");
+    if (requestBodyTimeout.isNegative()) {
+      throw new IllegalArgumentException(
+          "requestBodyTimeout must not be negative: " + requestBodyTimeout);
+    }
   }
 
-  /** The platform's limits: 32 MiB bodies, 64 KiB headers. */
+  /** Limits with the default request body timeout ({@link BodyTimeoutHandler#DEFAULT_TIMEOUT}). */
+  public RequestLimits(
+      long requestBodyLimit,
+      long responseBodyLimit,
+      boolean ignoreResponseSizeLimit,
+      int requestHeaderSize) {
+    this(
+        requestBodyLimit,
+        responseBodyLimit,
+        ignoreResponseSizeLimit,
+        requestHeaderSize,
+        BodyTimeoutHandler.DEFAULT_TIMEOUT);
+  }
+
+  /** The platform's limits: 32 MiB bodies, 64 KiB headers, 30 s (plus pace) for a body. */
   public static RequestLimits defaults() {
     return new RequestLimits(
         DEFAULT_BODY_LIMIT, DEFAULT_BODY_LIMIT, false, DEFAULT_REQUEST_HEADER_SIZE);
@@ -55,7 +82,22 @@ public record RequestLimits(
 
   /** These limits with {@code appengine.ignore.responseSizeLimit} set to {@code ignore}. */
   public RequestLimits withIgnoreResponseSizeLimit(boolean ignore) {
-    return new RequestLimits(requestBodyLimit, responseBodyLimit, ignore, requestHeaderSize);
+    return new RequestLimits(
+        requestBodyLimit, responseBodyLimit, ignore, requestHeaderSize, requestBodyTimeout);
+  }
+
+  /** These limits with another request body timeout (zero: no bound). */
+  public RequestLimits withRequestBodyTimeout(Duration timeout) {
+    return new RequestLimits(
+        requestBodyLimit, responseBodyLimit, ignoreResponseSizeLimit, requestHeaderSize, timeout);
+  }
+
+  /**
+   * A new handler bounding how long a request body may take to arrive; put it right behind the
+   * concurrency limit, so that a slow body cannot hold a running slot beyond the bound.
+   */
+  public Handler.Wrapper newBodyTimeoutHandler() {
+    return new BodyTimeoutHandler(requestBodyTimeout, null);
   }
 
   /** The response limit in force: -1 when lifted. */

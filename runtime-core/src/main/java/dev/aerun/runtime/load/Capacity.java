@@ -18,7 +18,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  *
  * @param maxConcurrentRequests requests handled at once; at least 1
  * @param maxQueuedRequests requests that may wait for a turn; 0 rejects at once
- * @param maxQueueWait how long a request may wait before it is rejected
+ * @param maxQueueWait how long a request may wait before it is rejected; zero rejects at once,
+ *     whatever {@code maxQueuedRequests} says
  * @param virtualThreads whether requests run on virtual threads (only where the JVM has them: see
  *     {@link #virtualThreadsAvailable()})
  */

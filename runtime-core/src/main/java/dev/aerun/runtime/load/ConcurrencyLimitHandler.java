@@ -15,9 +15,10 @@ import org.eclipse.jetty.util.Callback;
  * Enforces a {@link Capacity} on a server that faces clients: at most {@link
  * Capacity#maxConcurrentRequests()} requests go on to the next handler at once; the next {@link
  * Capacity#maxQueuedRequests()} wait for a turn, suspended (no thread is held, no body is read),
- * for at most {@link Capacity#maxQueueWait()}; anything beyond, or waiting longer, gets {@code 503
- * Service Unavailable} with {@code Retry-After: 1} and the server's error page. A turn is given
- * back when a request completes, so the bound holds for asynchronous requests too.
+ * for at most {@link Capacity#maxQueueWait()} (a zero wait means no waiting at all: nothing is
+ * queued); anything beyond, or waiting longer, gets {@code 503 Service Unavailable} with {@code
+ * Retry-After: 1} and the server's error page. A turn is given back when a request completes, so
+ * the bound holds for asynchronous requests too.
  *
  * <p>Jetty's {@link QoSHandler} does the counting and the waiting; this class only shapes the
  * rejection and logs overload, at most once per {@link #LOG_INTERVAL_SECONDS} seconds, with how
@@ -40,7 +41,9 @@ public class ConcurrencyLimitHandler extends QoSHandler {
     super(next);
     this.capacity = capacity;
     setMaxRequestCount(capacity.maxConcurrentRequests());
-    setMaxSuspendedRequestCount(capacity.maxQueuedRequests());
+    // QoSHandler reads a zero wait as "no expiry"; ours means "no waiting": an empty queue.
+    setMaxSuspendedRequestCount(
+        capacity.maxQueueWait().isZero() ? 0 : capacity.maxQueuedRequests());
     setMaxSuspend(capacity.maxQueueWait());
     setRejectStatusCode(HttpStatus.SERVICE_UNAVAILABLE_503);
   }

@@ -2,9 +2,12 @@ package dev.aerun.runtime.load;
 
 import dev.aerun.runtime.contract.RequestAttributes;
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.EofException;
@@ -62,11 +65,17 @@ public final class DeadlineHandler extends Handler.Wrapper {
     try {
       handled = super.handle(request, guard.response, guard);
     } catch (Throwable t) {
-      guard.cancelTimer();
+      if (guard.appGaveUp()) {
+        // The 504 owns the response: Jetty must not write a 500 over it.
+        guard.failed(t);
+        return true;
+      }
       throw t;
     }
-    if (!handled) {
-      guard.cancelTimer();
+    if (!handled && guard.appGaveUp()) {
+      // The 504 owns the response and completes the callback: Jetty must not write a 404.
+      guard.succeeded();
+      return true;
     }
     return handled;
   }
@@ -93,6 +102,14 @@ public final class DeadlineHandler extends Handler.Wrapper {
    * One request with a deadline: the app's response and callback as the app sees them, and the
    * timer. The request's real callback completes once the app completed its own and, if the
    * deadline answered the client, once that answer was written.
+   *
+   * <p>The real response has one owner at a time, decided under the guard's lock. Until its first
+   * write the app sets status, headers and trailers on a private copy ({@link AppResponse}), which
+   * the real response never sees while the timer may still fire. The first write (or the app's
+   * completion without a write) hands the copy over and makes the app the owner: the timer then
+   * only logs. If the timer fires first, the deadline owns the real response and writes the 504;
+   * the app's copy is dropped, its writes fail, and a handler that returns false or throws then
+   * changes nothing the client gets.
    */
   private static final class Guard implements Callback {
     private final Request request;
@@ -108,7 +125,7 @@ public final class DeadlineHandler extends Handler.Wrapper {
     private boolean done;
     private boolean expired;
     private boolean answering;
-    private boolean appWrote;
+    private boolean appOwnsReal;
 
     Guard(Request request, Response real, Callback callback, long timeoutMillis) {
       this.request = request;
@@ -133,7 +150,7 @@ public final class DeadlineHandler extends Handler.Wrapper {
           return;
         }
         expired = true;
-        answer = !appWrote && !real.isCommitted();
+        answer = !appOwnsReal && !real.isCommitted();
         if (answer) {
           answering = true;
           parties.incrementAndGet(); // the answer's write, besides the app
@@ -173,6 +190,21 @@ public final class DeadlineHandler extends Handler.Wrapper {
       }
     }
 
+    /**
+     * The handler below returned false or threw: true if the deadline owns the response (the app
+     * may not give it back to Jetty), false if Jetty may answer as usual (the timer is off).
+     */
+    boolean appGaveUp() {
+      synchronized (this) {
+        if (answering) {
+          return true;
+        }
+        done = true;
+      }
+      cancelTimer();
+      return false;
+    }
+
     private void partyFailed(Throwable failure) {
       answerFailure = failure;
       partyDone();
@@ -202,6 +234,10 @@ public final class DeadlineHandler extends Handler.Wrapper {
         done = true;
         answering = this.answering;
         cutShort = expired && !answering;
+        if (!answering) {
+          // Completed without a write: Jetty writes the response from the real one.
+          ((AppResponse) response).handOver();
+        }
       }
       cancelTimer();
       if (answering) {
@@ -228,10 +264,115 @@ public final class DeadlineHandler extends Handler.Wrapper {
       return callback.getInvocationType();
     }
 
-    /** The response as the app writes it: refused once the deadline passed. */
+    /**
+     * The response as the app sees it: status, headers and trailers on a private copy until the
+     * first write hands them over (see {@link Guard}); writes refused once the deadline passed.
+     */
     private final class AppResponse extends Response.Wrapper {
+      // Guarded by Guard.this until handed over; the app's own after that.
+      private final HttpFields.Mutable headers;
+      private int status;
+      private Supplier<HttpFields> trailers;
+      private boolean handedOver;
+
       AppResponse(Request request, Response wrapped) {
         super(request, wrapped);
+        this.headers = HttpFields.build(wrapped.getHeaders());
+        this.status = wrapped.getStatus();
+        this.trailers = wrapped.getTrailersSupplier();
+      }
+
+      /** Makes the app the real response's owner: copies its view over once. Holds Guard.this. */
+      void handOver() {
+        if (handedOver || expired) {
+          return;
+        }
+        handedOver = true;
+        appOwnsReal = true;
+        Response real = getWrapped();
+        if (status != real.getStatus()) {
+          real.setStatus(status); // 0, "not set yet", is only ever the initial value
+        }
+        HttpFields.Mutable realHeaders = real.getHeaders();
+        realHeaders.clear();
+        realHeaders.add(headers);
+        real.setTrailersSupplier(trailers);
+      }
+
+      private boolean own() {
+        synchronized (Guard.this) {
+          return handedOver;
+        }
+      }
+
+      @Override
+      public int getStatus() {
+        synchronized (Guard.this) {
+          return handedOver ? getWrapped().getStatus() : status;
+        }
+      }
+
+      @Override
+      public void setStatus(int code) {
+        synchronized (Guard.this) {
+          if (handedOver) {
+            getWrapped().setStatus(code);
+          } else {
+            status = code;
+          }
+        }
+      }
+
+      @Override
+      public HttpFields.Mutable getHeaders() {
+        // Before the hand-over only the app's thread touches the copy.
+        return own() ? getWrapped().getHeaders() : headers;
+      }
+
+      @Override
+      public Supplier<HttpFields> getTrailersSupplier() {
+        synchronized (Guard.this) {
+          return handedOver ? getWrapped().getTrailersSupplier() : trailers;
+        }
+      }
+
+      @Override
+      public void setTrailersSupplier(Supplier<HttpFields> supplier) {
+        synchronized (Guard.this) {
+          if (handedOver) {
+            getWrapped().setTrailersSupplier(supplier);
+          } else {
+            trailers = supplier;
+          }
+        }
+      }
+
+      @Override
+      public boolean isCommitted() {
+        return own() && getWrapped().isCommitted();
+      }
+
+      @Override
+      public void reset() {
+        synchronized (Guard.this) {
+          if (handedOver) {
+            getWrapped().reset();
+            return;
+          }
+          headers.clear();
+          status = HttpStatus.OK_200;
+          trailers = null;
+        }
+      }
+
+      @Override
+      public CompletableFuture<Void> writeInterim(int code, HttpFields fields) {
+        synchronized (Guard.this) {
+          if (expired) {
+            return CompletableFuture.failedFuture(new EofException("request deadline exceeded"));
+          }
+        }
+        return getWrapped().writeInterim(code, fields);
       }
 
       @Override
@@ -239,13 +380,15 @@ public final class DeadlineHandler extends Handler.Wrapper {
         boolean refused;
         synchronized (Guard.this) {
           refused = expired;
-          appWrote = true;
+          if (!refused) {
+            handOver();
+          }
         }
         if (refused) {
           writeCallback.failed(new EofException("request deadline exceeded"));
           return;
         }
-        super.write(last, content, writeCallback);
+        getWrapped().write(last, content, writeCallback);
       }
     }
   }

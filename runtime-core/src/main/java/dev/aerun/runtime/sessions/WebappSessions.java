@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Enabled</b>: Jetty's session handling with a {@link DefaultSessionCache} (sessions in this
  * instance's memory) in front of a {@link SessionDataStoreFactory store}. The default store, {@link
  * #inMemory()}, keeps nothing beyond the cache: sessions live as long as the instance, on one
- * instance only. A persistent store plugs in through {@link #enabled(SessionDataStoreFactory)}.
+ * instance only. A persistent store plugs in through {@link #enabled(SessionDataStoreFactory)}; a
+ * store that instances share through {@link #shared(JdbcSessionStore)}.
  *
  * <p><b>Disabled</b> (the descriptor's default): as on App Engine, {@code getSession()} still
  * returns a session so that pages that merely touch it (every JSP does by default) keep working,
@@ -38,10 +39,19 @@ public final class WebappSessions {
       new WebappSessions(new NullSessionDataStoreFactory());
 
   private final SessionDataStoreFactory store;
+  private final boolean shared;
+  private final boolean flushBeforeResponse;
   private final AtomicBoolean warned = new AtomicBoolean();
 
   private WebappSessions(SessionDataStoreFactory store) {
+    this(store, false, false);
+  }
+
+  private WebappSessions(
+      SessionDataStoreFactory store, boolean shared, boolean flushBeforeResponse) {
     this.store = store;
+    this.shared = shared;
+    this.flushBeforeResponse = flushBeforeResponse;
   }
 
   /** No sessions ({@code <sessions-enabled>false}). */
@@ -57,6 +67,16 @@ public final class WebappSessions {
   /** Sessions cached in memory and saved to {@code store}. */
   public static WebappSessions enabled(SessionDataStoreFactory store) {
     return new WebappSessions(Objects.requireNonNull(store, "store"));
+  }
+
+  /**
+   * Sessions in a database that every instance of the app uses. The cache keeps a session only
+   * while requests use it, so the next request, on whichever instance, reads what the last one
+   * wrote; a new session is written at once; unless the store writes behind, a request's changes
+   * are written before its response is sent.
+   */
+  public static WebappSessions shared(JdbcSessionStore store) {
+    return new WebappSessions(store, true, !store.writeBehind());
   }
 
   /** The settings for {@code <sessions-enabled>sessionsEnabled</sessions-enabled>}. */
@@ -80,6 +100,11 @@ public final class WebappSessions {
     }
     DefaultSessionCache cache = new DefaultSessionCache(manager);
     cache.setSessionDataStore(store.getSessionDataStore(manager));
+    if (shared) {
+      cache.setEvictionPolicy(SessionCache.EVICT_ON_SESSION_EXIT);
+      cache.setSaveOnCreate(true);
+      cache.setFlushOnResponseCommit(flushBeforeResponse);
+    }
     return cache;
   }
 

@@ -179,4 +179,17 @@ public final class WebappDefaults {
   }
 
   private WebappDefaults() {}
+
+  /**
+   * The extra class path in the form {@code WebAppContext.setExtraClasspath} takes (entries
+   * separated by commas), or null when there is none.
+   */
+  public static String extraClasspath(WebappSpec spec) {
+    if (spec.extraClasspath().isEmpty()) {
+      return null;
+    }
+    return spec.extraClasspath().stream()
+        .map(p -> p.toAbsolutePath().toString())
+        .collect(java.util.stream.Collectors.joining(","));
+  }
 }

@@ -4,6 +4,7 @@ import dev.aerun.runtime.security.LoginUrls;
 import dev.aerun.runtime.sessions.WebappSessions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -18,6 +19,11 @@ import java.util.Objects;
  *     servlet); off only for an app {@link JspUsage} finds nothing for JSP in
  * @param login where the App Engine login of an app with {@code <security-constraint>}s sends
  *     anonymous users (see {@link dev.aerun.runtime.security})
+ * @param extraClasspath class directories and jars the app sees after its own {@code
+ *     WEB-INF/classes} and {@code WEB-INF/lib} (a project's {@code target/classes} and dependencies
+ *     when the app is served from its sources); scanned for annotations and fragments like them
+ * @param development whether error pages show the exception and its stack trace to loopback clients
+ *     (they never do to anyone else)
  */
 public record WebappSpec(
     Path appLocation,
@@ -25,7 +31,9 @@ public record WebappSpec(
     Path tempDirectory,
     WebappSessions sessions,
     boolean jsp,
-    LoginUrls login) {
+    LoginUrls login,
+    List<Path> extraClasspath,
+    boolean development) {
 
   /** A spec with Jetty's stock sessions (enabled, in memory) and JSP support. */
   public WebappSpec(Path appLocation, String contextPath, Path tempDirectory) {
@@ -35,10 +43,13 @@ public record WebappSpec(
         tempDirectory,
         WebappSessions.inMemory(),
         true,
-        LoginUrls.defaults());
+        LoginUrls.defaults(),
+        List.of(),
+        false);
   }
 
   public WebappSpec {
+    extraClasspath = List.copyOf(extraClasspath);
     Objects.requireNonNull(sessions, "sessions");
     Objects.requireNonNull(login, "login");
     Objects.requireNonNull(appLocation, "appLocation");
@@ -60,16 +71,59 @@ public record WebappSpec(
 
   /** This spec with other session settings. */
   public WebappSpec withSessions(WebappSessions newSessions) {
-    return new WebappSpec(appLocation, contextPath, tempDirectory, newSessions, jsp, login);
+    return new WebappSpec(
+        appLocation,
+        contextPath,
+        tempDirectory,
+        newSessions,
+        jsp,
+        login,
+        extraClasspath,
+        development);
   }
 
   /** This spec with JSP support on or off. */
   public WebappSpec withJsp(boolean newJsp) {
-    return new WebappSpec(appLocation, contextPath, tempDirectory, sessions, newJsp, login);
+    return new WebappSpec(
+        appLocation,
+        contextPath,
+        tempDirectory,
+        sessions,
+        newJsp,
+        login,
+        extraClasspath,
+        development);
   }
 
   /** This spec with other login URLs. */
   public WebappSpec withLogin(LoginUrls newLogin) {
-    return new WebappSpec(appLocation, contextPath, tempDirectory, sessions, jsp, newLogin);
+    return new WebappSpec(
+        appLocation,
+        contextPath,
+        tempDirectory,
+        sessions,
+        jsp,
+        newLogin,
+        extraClasspath,
+        development);
+  }
+
+  /** This spec with these entries after the app's own class path. */
+  public WebappSpec withExtraClasspath(List<Path> entries) {
+    return new WebappSpec(
+        appLocation, contextPath, tempDirectory, sessions, jsp, login, entries, development);
+  }
+
+  /** This spec with development error pages on or off. */
+  public WebappSpec withDevelopment(boolean newDevelopment) {
+    return new WebappSpec(
+        appLocation,
+        contextPath,
+        tempDirectory,
+        sessions,
+        jsp,
+        login,
+        extraClasspath,
+        newDevelopment);
   }
 }

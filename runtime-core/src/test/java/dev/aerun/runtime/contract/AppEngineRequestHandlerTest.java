@@ -45,6 +45,106 @@ class AppEngineRequestHandlerTest {
     }
   }
 
+  /** Reads the body, then tells the trailers both ways the EE layers read them. */
+  static final class EchoTrailers extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      StringBuilder out = new StringBuilder();
+      while (true) {
+        Content.Chunk chunk = request.read();
+        if (chunk == null) {
+          try (org.eclipse.jetty.util.Blocker.Runnable more =
+              org.eclipse.jetty.util.Blocker.runnable()) {
+            request.demand(more);
+            more.block();
+          } catch (java.io.IOException e) {
+            callback.failed(e);
+            return true;
+          }
+          continue;
+        }
+        if (chunk instanceof org.eclipse.jetty.http.Trailers trailers) {
+          for (HttpField field : trailers.getTrailers()) {
+            out.append("chunk ").append(field.getName()).append('=').append(field.getValue());
+            out.append('\n');
+          }
+        }
+        chunk.release();
+        if (chunk.isLast() || Content.Chunk.isFailure(chunk)) {
+          break;
+        }
+      }
+      if (request.getTrailers() != null) {
+        for (HttpField field : request.getTrailers()) {
+          out.append("trailer ").append(field.getName()).append('=').append(field.getValue());
+          out.append('\n');
+        }
+      }
+      response.setStatus(200);
+      Content.Sink.write(response, true, out.toString(), callback);
+      return true;
+    }
+  }
+
+  private static String postWithTrailers(TrustPolicy policy, boolean allHeaders, String headers)
+      throws Exception {
+    try (InMemoryServer server =
+        new InMemoryServer(
+            new ContractOptions(policy, allHeaders),
+            RequestLimits.defaults(),
+            new EchoTrailers())) {
+      String raw =
+          server.request(
+              "POST /path HTTP/1.1\r\nHost: app.example.com\r\n"
+                  + headers
+                  + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                  + "3\r\nabc\r\n0\r\n"
+                  + "X-AppEngine-Cron: true\r\n"
+                  + "X-AppEngine-User-Email: evil@example.com\r\n"
+                  + "X-Forwarded-For: 198.51.100.1\r\n"
+                  + "Forwarded: for=198.51.100.1\r\n"
+                  + "X-Google-Internal-Skip: 1\r\n"
+                  + "X-Checksum: abc123\r\n"
+                  + "\r\n");
+      HttpTester.Response response = HttpTester.parseResponse(raw);
+      assertEquals(200, response.getStatus(), raw);
+      return response.getContent();
+    }
+  }
+
+  @Test
+  void trailersFromAnUntrustedPeer_platformFieldsRemoved_othersKept() throws Exception {
+    // With and without platform headers in the head: both request wrappers filter trailers.
+    for (String head : new String[] {"", "X-AppEngine-Country: US\r\n"}) {
+      String seen = postWithTrailers(TrustPolicy.trustNone(), false, head);
+
+      assertEquals("chunk X-Checksum=abc123\ntrailer X-Checksum=abc123\n", seen, head);
+    }
+  }
+
+  @Test
+  void trailersFromATrustedPeer_followTheHeaderRule() throws Exception {
+    String seen = postWithTrailers(TrustPolicy.trustAll(), false, "");
+
+    // Visible platform fields stay; private ones are hidden as in the head.
+    assertTrue(seen.contains("trailer X-AppEngine-Cron=true\n"), seen);
+    assertTrue(seen.contains("trailer X-Forwarded-For=198.51.100.1\n"), seen);
+    assertTrue(seen.contains("trailer X-Checksum=abc123\n"), seen);
+    assertFalse(seen.contains("User-Email"), seen);
+    assertFalse(seen.contains("X-Google-Internal"), seen);
+    assertTrue(seen.contains("chunk X-AppEngine-Cron=true\n"), seen);
+    assertFalse(seen.contains("chunk X-AppEngine-User-Email"), seen);
+  }
+
+  @Test
+  void trailersWithAllHeaders_privateFieldsVisibleFromATrustedPeerOnly() throws Exception {
+    assertTrue(
+        postWithTrailers(TrustPolicy.trustAll(), true, "")
+            .contains("trailer X-AppEngine-User-Email=evil@example.com\n"));
+    assertFalse(
+        postWithTrailers(TrustPolicy.trustNone(), true, "").contains("X-AppEngine-User-Email"));
+  }
+
   private static HttpTester.Response get(TrustPolicy policy, boolean allHeaders, String headers)
       throws Exception {
     try (InMemoryServer server =

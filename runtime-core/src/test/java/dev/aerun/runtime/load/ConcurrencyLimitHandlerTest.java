@@ -134,6 +134,35 @@ class ConcurrencyLimitHandlerTest {
   }
 
   @Test
+  void queueTimeoutZero_meansNoWaiting_503AtOnceEvenWithRoomInTheQueue() throws Exception {
+    start(capacity(1, 4, Duration.ZERO));
+    CompletableFuture<HttpResponse<String>> blocking = send("/block");
+    assertTrue(entered.tryAcquire(1, 30, TimeUnit.SECONDS));
+
+    // Jetty's QoSHandler reads a zero wait as "wait forever": this would never be answered.
+    HttpResponse<String> rejected = send("/other").get(30, TimeUnit.SECONDS);
+
+    assertEquals(503, rejected.statusCode());
+    assertEquals("1", rejected.headers().firstValue("Retry-After").orElse(""));
+    assertEquals(0, limit.getSuspendedRequestCount());
+    assertFalse(blocking.isDone());
+    release.countDown();
+    assertEquals(200, blocking.get(30, TimeUnit.SECONDS).statusCode());
+  }
+
+  @Test
+  void queueTimeoutRange_theShortestWaitStillWaits_aLongOneGetsItsTurn() throws Exception {
+    // 1 ms: a wait that ends (503), not "no expiry"; the long-wait case is
+    // waitingRequestGetsItsTurnWhenOneCompletes.
+    start(capacity(1, 4, Duration.ofMillis(1)));
+    CompletableFuture<HttpResponse<String>> blocking = send("/block");
+    assertTrue(entered.tryAcquire(1, 30, TimeUnit.SECONDS));
+
+    assertEquals(503, send("/other").get(30, TimeUnit.SECONDS).statusCode());
+    assertFalse(blocking.isDone());
+  }
+
+  @Test
   void waitingRequestGetsItsTurnWhenOneCompletes() throws Exception {
     start(capacity(1, 1, Duration.ofSeconds(30)));
     CompletableFuture<HttpResponse<String>> blocking = send("/block");

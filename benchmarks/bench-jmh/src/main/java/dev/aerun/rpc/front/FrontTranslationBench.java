@@ -86,7 +86,7 @@ public class FrontTranslationBench {
                     ? inet
                     : null,
                 request.isSecure());
-        sink = UpRequests.build(request, result, environment, ByteString.EMPTY, false, 0);
+        sink = UpRequests.build(request, result, environment, ByteString.EMPTY, null, false, 0);
       }
       response.setStatus(200);
       response.getHeaders().put("Content-Length", "0");

@@ -182,6 +182,22 @@ final class Corpus {
   }
 
   private static void bodies(List<ParityCase> cases) {
+    // Trailers after a chunked body: plain ones reach the app in both modes; platform ones follow
+    // the header trust rule (removed from an untrusted client, private ones hidden when trusted).
+    cases.add(
+        raw(
+                "body-chunked-trailers",
+                "POST /request-info HTTP/1.1\r\nHost: {runtime}\r\n"
+                    + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                    + "5\r\nhello\r\n0\r\n"
+                    + "X-Checksum: abc123\r\n"
+                    + "X-AppEngine-Cron: true\r\n"
+                    + "X-AppEngine-User-Email: evil@example.com\r\n"
+                    + "X-Forwarded-For: 198.51.100.1\r\n"
+                    + "Forwarded: for=198.51.100.1\r\n"
+                    + "X-Google-Internal-Skip: 1\r\n\r\n")
+            .allVariants()
+            .build());
     cases.add(request("body-fixed-0", "POST", "/request-info").body(Body.fixed(0)).build());
     cases.add(request("body-chunked-0", "POST", "/request-info").body(Body.chunked(0)).build());
     cases.add(request("body-fixed-1", "POST", "/request-info").body(Body.fixed(1)).build());

@@ -1,6 +1,7 @@
 package dev.aerun.runtime.webapp.ee10;
 
 import dev.aerun.appengine.descriptor.EeVersion;
+import dev.aerun.runtime.dev.Loopback;
 import dev.aerun.runtime.sessions.WebappSessions;
 import dev.aerun.runtime.webapp.RuntimeLibraries;
 import dev.aerun.runtime.webapp.WebappDefaults;
@@ -59,6 +60,10 @@ public final class Ee10WebappHost implements WebappHost {
 
   private static Handler newWebapp(WebappSpec spec, ClassLoader jettyLoader) {
     WebAppContext webapp = spec.jsp() ? new WebAppContext() : new WithoutJsp();
+    // Before the class loader: it takes the extra class path when it is made.
+    if (!spec.extraClasspath().isEmpty()) {
+      webapp.setExtraClasspath(WebappDefaults.extraClasspath(spec));
+    }
     // The app sees the servlet API, and Jetty scans the container's JSTL jar, through this parent.
     WebAppClassLoader loader = new WebAppClassLoader(jettyLoader, webapp);
     webapp.setClassLoader(loader);
@@ -79,7 +84,7 @@ public final class Ee10WebappHost implements WebappHost {
     } else {
       webapp.addConfiguration(new AnnotationConfiguration());
     }
-    webapp.setErrorHandler(new NoDetailsErrorHandler());
+    webapp.setErrorHandler(new NoDetailsErrorHandler(spec.development()));
     webapp.setSecurityHandler(new AppEngineSecurityHandler(spec.login()));
     configureSessions(webapp, spec.sessions());
     return webapp;
@@ -143,8 +148,11 @@ public final class Ee10WebappHost implements WebappHost {
 
   /** Honours {@code <error-page>} mappings; otherwise answers with the status reason only. */
   private static final class NoDetailsErrorHandler extends ErrorPageErrorHandler {
-    NoDetailsErrorHandler() {
-      setShowStacks(false);
+    private final boolean development;
+
+    NoDetailsErrorHandler(boolean development) {
+      this.development = development;
+      setShowStacks(development);
       setShowCauses(false);
       setShowMessageInTitle(false);
       setShowOrigin(false);
@@ -159,6 +167,11 @@ public final class Ee10WebappHost implements WebappHost {
         Throwable cause,
         Callback callback)
         throws IOException {
+      if (development && Loopback.isLoopbackClient(request)) {
+        // Development, and the developer's own machine: the exception and its stack trace.
+        super.generateResponse(request, response, code, message, cause, callback);
+        return;
+      }
       super.generateResponse(
           request, response, code, WebappDefaults.safeReason(code), null, callback);
     }

@@ -1,6 +1,7 @@
 package dev.aerun.runtime.webapp.ee8;
 
 import dev.aerun.appengine.descriptor.EeVersion;
+import dev.aerun.runtime.contract.IpLiterals;
 import dev.aerun.runtime.sessions.WebappSessions;
 import dev.aerun.runtime.webapp.RuntimeLibraries;
 import dev.aerun.runtime.webapp.WebappDefaults;
@@ -62,6 +63,14 @@ public final class Ee8WebappHost implements WebappHost {
 
   private static Handler newWebapp(WebappSpec spec, ClassLoader jettyLoader) {
     WebAppContext webapp = spec.jsp() ? new WebAppContext() : new WithoutJsp();
+    // Before the class loader: it takes the extra class path when it is made.
+    try {
+      if (!spec.extraClasspath().isEmpty()) {
+        webapp.setExtraClasspath(WebappDefaults.extraClasspath(spec));
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     // The app sees the servlet API, and Jetty scans the container's JSTL jar, through this parent.
     WebAppClassLoader loader = new WebAppClassLoader(jettyLoader, webapp);
     webapp.setClassLoader(loader);
@@ -82,7 +91,7 @@ public final class Ee8WebappHost implements WebappHost {
     } else {
       webapp.addConfiguration(new AnnotationConfiguration());
     }
-    webapp.setErrorHandler(new NoDetailsErrorHandler());
+    webapp.setErrorHandler(new NoDetailsErrorHandler(spec.development()));
     webapp.setSecurityHandler(new AppEngineSecurityHandler(spec.login()));
     configureSessions(webapp, spec.sessions());
     return webapp.getCoreContextHandler();
@@ -146,8 +155,11 @@ public final class Ee8WebappHost implements WebappHost {
 
   /** Honours {@code <error-page>} mappings; otherwise answers with the status reason only. */
   private static final class NoDetailsErrorHandler extends ErrorPageErrorHandler {
-    NoDetailsErrorHandler() {
-      setShowStacks(false);
+    private final boolean development;
+
+    NoDetailsErrorHandler(boolean development) {
+      this.development = development;
+      setShowStacks(development);
       setShowServlet(false);
       setShowMessageInTitle(false);
     }
@@ -160,10 +172,20 @@ public final class Ee8WebappHost implements WebappHost {
         int code,
         String message)
         throws IOException {
+      if (development && isLoopback(request.getRemoteAddr())) {
+        // Development, and the developer's own machine: the exception and its stack trace.
+        super.generateAcceptableResponse(baseRequest, request, response, code, message);
+        return;
+      }
       // The ee8 page lists the exception chain from this attribute with no switch to turn it off.
       request.removeAttribute(RequestDispatcher.ERROR_EXCEPTION);
       super.generateAcceptableResponse(
           baseRequest, request, response, code, WebappDefaults.safeReason(code));
+    }
+
+    private static boolean isLoopback(String address) {
+      java.net.InetAddress parsed = IpLiterals.parse(address);
+      return parsed != null && parsed.isLoopbackAddress();
     }
   }
 }

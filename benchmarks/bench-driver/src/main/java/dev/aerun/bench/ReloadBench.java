@@ -1,0 +1,214 @@
+package dev.aerun.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import javax.tools.ToolProvider;
+
+/**
+ * {@code --reload N}: the development server's hot reload, measured (not a timed test). Serves the
+ * EE10 sample exploded with {@code --development --watch}, replaces {@code HelloServlet.class} N
+ * times, and reports, per reload, the time from writing the class file to the first response from
+ * the new code; after every tenth reload, the heap after a full GC, the classes loaded and the live
+ * webapp class loaders ({@code jcmd}), which stay flat when old webapps are collected.
+ */
+final class ReloadBench {
+  private static final Pattern STARTED = Pattern.compile(" at http://[^/]+:(\\d+)/");
+  private static final String HELLO = "WEB-INF/classes/dev/aerun/sample/HelloServlet.class";
+
+  private ReloadBench() {}
+
+  static void run(Path repo, int reloads, PrintStream out) throws Exception {
+    Path work = Files.createTempDirectory("aerun-reload-bench-");
+    Path app =
+        unpack(
+            repo.resolve("integration-tests/sample-ee10-app/target/sample-ee10-app.war"),
+            work.resolve("app"));
+    Path runtimeJar = repo.resolve("runtime-main/target/runtime-main.jar");
+    byte[][] variants = {
+      compile("Hello vA", repo, work.resolve("a")), compile("Hello vB", repo, work.resolve("b"))
+    };
+    Path log = work.resolve("runtime.log");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-jar",
+                runtimeJar.toString(),
+                "--development",
+                "--watch",
+                "--port",
+                "0",
+                "--address",
+                "127.0.0.1",
+                app.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder.environment().put("SAMPLE_ENV", "from-appengine-web-xml"); // no relaunch: one JVM
+    Process runtime = builder.start();
+    try {
+      int port = awaitPort(runtime, log);
+      HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+      URI hello = URI.create("http://127.0.0.1:" + port + "/hello");
+      out.printf(
+          "reload benchmark: EE10 sample, %d reloads, runtime pid %d%n", reloads, runtime.pid());
+      out.println(memoryLine(runtime, 0));
+      List<Long> millis = new ArrayList<>();
+      int failures = 0;
+      for (int i = 1; i <= reloads; i++) {
+        String expected = i % 2 == 1 ? "Hello vA" : "Hello vB";
+        long start = System.nanoTime();
+        Files.write(app.resolve(HELLO), variants[i % 2 == 1 ? 0 : 1]);
+        while (true) {
+          HttpResponse<String> response =
+              client.send(
+                  HttpRequest.newBuilder(hello).timeout(Duration.ofSeconds(60)).build(),
+                  HttpResponse.BodyHandlers.ofString());
+          if (response.statusCode() != 200) {
+            failures++;
+          }
+          if (response.body().equals(expected)) {
+            break;
+          }
+          Thread.sleep(10);
+          if (System.nanoTime() - start > TimeUnit.SECONDS.toNanos(120)) {
+            throw new IllegalStateException("reload " + i + " never served the new code");
+          }
+        }
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        millis.add(ms);
+        out.printf("reload %3d: new code answered %d ms after the class file changed%n", i, ms);
+        if (i % 10 == 0 || i == reloads) {
+          out.println(memoryLine(runtime, i));
+        }
+      }
+      List<Long> sorted = millis.stream().sorted().toList();
+      out.printf(
+          "change-to-new-code: median %d ms, p90 %d ms, max %d ms; non-200 answers: %d%n",
+          sorted.get(sorted.size() / 2),
+          sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.9) - 1)),
+          sorted.get(sorted.size() - 1),
+          failures);
+    } finally {
+      runtime.destroy();
+      runtime.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** After a full GC: heap used, classes loaded, live webapp class loaders. */
+  private static String memoryLine(Process runtime, int reloads) throws Exception {
+    jcmd(runtime.pid(), "GC.run");
+    String heap = jcmd(runtime.pid(), "GC.heap_info");
+    Matcher used = Pattern.compile("used (\\d+)K").matcher(heap);
+    long usedKiB = used.find() ? Long.parseLong(used.group(1)) : -1;
+    String loaders = jcmd(runtime.pid(), "VM.classloader_stats");
+    long webappLoaders = loaders.lines().filter(l -> l.contains("WebAppClassLoader")).count();
+    String classes = jcmd(runtime.pid(), "PerfCounter.print");
+    Matcher loaded = Pattern.compile("java.cls.loadedClasses=(\\d+)").matcher(classes);
+    Matcher unloaded = Pattern.compile("java.cls.unloadedClasses=(\\d+)").matcher(classes);
+    return String.format(
+        "after %3d reloads + full GC: heap used %d MiB, classes loaded-unloaded %s, webapp class loaders alive %d",
+        reloads,
+        usedKiB / 1024,
+        loaded.find() && unloaded.find()
+            ? String.valueOf(Long.parseLong(loaded.group(1)) - Long.parseLong(unloaded.group(1)))
+            : "?",
+        webappLoaders);
+  }
+
+  private static String jcmd(long pid, String command) throws Exception {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    Process p =
+        new ProcessBuilder(
+                Files.isExecutable(jcmd) ? jcmd.toString() : "jcmd", String.valueOf(pid), command)
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(p.getInputStream().readAllBytes());
+    p.waitFor(60, TimeUnit.SECONDS);
+    return output;
+  }
+
+  private static int awaitPort(Process runtime, Path log) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      Matcher m = STARTED.matcher(Files.readString(log));
+      if (m.find()) {
+        return Integer.parseInt(m.group(1));
+      }
+      if (!runtime.isAlive()) {
+        throw new IllegalStateException("runtime exited:\n" + Files.readString(log));
+      }
+      Thread.sleep(50);
+    }
+    throw new IllegalStateException("runtime did not start:\n" + Files.readString(log));
+  }
+
+  private static Path unpack(Path war, Path dir) throws IOException {
+    try (ZipFile zip = new ZipFile(war.toFile())) {
+      Enumeration<? extends ZipEntry> entries = zip.entries();
+      while (entries.hasMoreElements()) {
+        ZipEntry entry = entries.nextElement();
+        Path target = dir.resolve(entry.getName()).normalize();
+        if (!target.startsWith(dir)) {
+          throw new IOException("entry outside the app: " + entry.getName());
+        }
+        if (entry.isDirectory()) {
+          Files.createDirectories(target);
+        } else {
+          Files.createDirectories(target.getParent());
+          try (InputStream in = zip.getInputStream(entry)) {
+            Files.copy(in, target);
+          }
+        }
+      }
+    }
+    return dir;
+  }
+
+  private static byte[] compile(String text, Path repo, Path work) throws IOException {
+    Path source = work.resolve("dev/aerun/sample/HelloServlet.java");
+    Files.createDirectories(source.getParent());
+    Files.writeString(
+        source,
+        "package dev.aerun.sample;\n"
+            + "@jakarta.servlet.annotation.WebServlet(\"/hello\")\n"
+            + "public class HelloServlet extends jakarta.servlet.http.HttpServlet {\n"
+            + "  @Override protected void doGet(jakarta.servlet.http.HttpServletRequest q,"
+            + " jakarta.servlet.http.HttpServletResponse r) throws java.io.IOException {\n"
+            + "    r.setContentType(\"text/plain;charset=utf-8\");\n"
+            + "    r.getWriter().print(\""
+            + text
+            + "\");\n  }\n}\n");
+    Path api;
+    try (Stream<Path> jars = Files.list(repo.resolve("runtime-main/target/lib/ee10"))) {
+      api =
+          jars.filter(j -> j.getFileName().toString().startsWith("jakarta.servlet-api-"))
+              .findFirst()
+              .orElseThrow(
+                  () -> new IOException("no jakarta.servlet-api in runtime-main/target/lib/ee10"));
+    }
+    int result =
+        ToolProvider.getSystemJavaCompiler()
+            .run(null, null, null, "-d", work.toString(), "-cp", api.toString(), source.toString());
+    if (result != 0) {
+      throw new IOException("javac failed");
+    }
+    return Files.readAllBytes(work.resolve("dev/aerun/sample/HelloServlet.class"));
+  }
+}

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Cold start of a runtime image, with and without its class-data-sharing archive: process start to
+# the first 200 of /hello, the image's own JVM on its own root file system (as in train-cds.sh),
+# runs interleaved. Prints each run and the medians. Needs root.
+#   usage: cold-start.sh ROOTFS DIST CDS_DIR APP.war [RUNS]
+set -eu
+root=$1 dist=$2 cds=$3 war=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") runs=${5:-5}
+# The JRE's own directory, not Debian's alias links to it (java-1.17.0-openjdk-amd64 ...).
+java_home=$(cd "$root" && for d in usr/lib/jvm/java-*-openjdk-amd64; do [ -L "$d" ] || echo "$d"; done | head -1)
+archive=$(ls "$cds" | head -1)
+case "$archive" in *.aot) use="-XX:AOTCache=/opt/aerun/cds/$archive" ;; *) use="-XX:SharedArchiveFile=/opt/aerun/cds/$archive" ;; esac
+app=$(mktemp -d); trap 'rm -rf "$app"' EXIT
+(cd "$app" && jar -xf "$war"); chmod -R a+rX "$app"
+sed -i '/<env-variables>/,/<\/env-variables>/d' "$app/WEB-INF/appengine-web.xml"
+port=18080
+once() { # $1: extra JVM option or "-Xshare:auto"
+  local log; log=$(mktemp)
+  local start; start=$(date +%s%N)
+  env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin PORT=$port AERUN_APP=/app DIST="$dist" APP="$app" CDS="$cds" \
+    unshare --mount --pid --fork --kill-child sh -c '
+      root=$1; shift
+      mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
+      mount --bind "$DIST" "$root/opt/aerun" && mkdir -p "$DIST/cds" 2>/dev/null; mount --bind "$CDS" "$root/opt/aerun/cds" &&
+      mount --bind "$APP" "$root/app" && exec chroot --userspec=65532:65532 "$root" "$@"' sh "$root" \
+    "/$java_home/bin/java" "$1" -XX:MaxRAMPercentage=75 -jar /opt/aerun/runtime-main.jar --log-format json >"$log" 2>&1 &
+  local pid=$!
+  until bash -c 'exec 3<>/dev/tcp/127.0.0.1/'$port' && printf "GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" >&3 && head -1 <&3 | grep -q " 200 "' 2>/dev/null; do
+    kill -0 $pid 2>/dev/null || { cat "$log" >&2; return 1; }
+    sleep 0.02
+  done
+  local end; end=$(date +%s%N)
+  for stat in /proc/[0-9]*/stat; do set -- $(cat "$stat" 2>/dev/null || echo "0 x x 0"); [ "$4" = "$pid" ] && kill -TERM "$1"; done
+  wait $pid || true
+  rm -f "$log"
+  echo $(( (end - start) / 1000000 ))
+}
+with=() without=()
+for i in $(seq 1 "$runs"); do
+  without+=("$(once -Xshare:auto)")
+  with+=("$(once "$use")")
+  echo "run $i: without ${without[-1]} ms, with ${with[-1]} ms" >&2
+done
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+mw=$(median "${without[@]}") mc=$(median "${with[@]}")
+echo "median: without archive ${mw} ms, with ${mc} ms, ratio $(awk -v a="$mc" -v b="$mw" 'BEGIN{printf "%.2f", a/b}')"

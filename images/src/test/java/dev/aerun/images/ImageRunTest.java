@@ -1,0 +1,282 @@
+package dev.aerun.images;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.aerun.stage.Stage;
+import dev.aerun.stage.oci.Layer;
+import dev.aerun.stage.oci.OciImage;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Runs the runtime images as a container runtime would: the sample app is staged onto each image,
+ * the image's layers are unpacked into a root file system of their own, and its entrypoint runs
+ * there (a new mount and PID namespace, {@code chroot}, the image's user), with the image's
+ * environment and nothing of this machine's. Needs root, as CI has.
+ */
+class ImageRunTest {
+  private static final Pattern STARTED = Pattern.compile(" at http://([^/\"]+):(\\d+)/");
+  private static final Path IMAGES = Path.of(System.getProperty("aerun.images.dir"));
+  private static final Path APPS = Path.of(System.getProperty("aerun.apps.dir"));
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+
+  @TempDir Path dir;
+
+  static List<String> images() {
+    return Arrays.asList(System.getProperty("aerun.images", "java17").split(","));
+  }
+
+  static void assumeRoot() throws Exception {
+    Process id = new ProcessBuilder("id", "-u").start();
+    String uid = new String(id.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assumeTrue("0".equals(uid), "running an image's root file system needs root (CI runs as root)");
+  }
+
+  @ParameterizedTest
+  @MethodSource("images")
+  void stagedApp_servesBothModes_asTheImagesUserAndJvm_andDrainsOnSigterm(String runtime)
+      throws Exception {
+    assumeRoot();
+    String ee = runtime.equals("java17") ? "ee8" : "ee10";
+    Path app = explode(APPS.resolve("sample-" + ee + "-app.war"), dir.resolve("app"), runtime);
+    Path out = dir.resolve("staged");
+    Stage.Staged staged = Stage.stage(app, out, "test.local/sample", IMAGES);
+    assertTrue(staged.image().startsWith("test.local/sample@sha256:"), staged.image());
+
+    OciImage image = OciImage.read(out.resolve("image.tar"), dir.resolve("blobs"));
+    Path root = Files.createDirectories(dir.resolve("rootfs"));
+    for (Layer layer : image.layers()) {
+      run(
+          List.of(
+              "tar", "--numeric-owner", "-xzf", layer.file().toString(), "-C", root.toString()));
+    }
+    ObjectNode config = image.containerConfig();
+    assertEquals("65532:65532", config.path("User").asText());
+    List<String> entrypoint = strings(config.path("Entrypoint"));
+    assertTrue(entrypoint.get(0).startsWith("/usr/lib/jvm/"), entrypoint::toString);
+    assertTrue(
+        entrypoint.stream()
+            .anyMatch(o -> o.startsWith("-XX:SharedArchiveFile=") || o.startsWith("-XX:AOTCache=")),
+        "a class-data-sharing archive from a training run: " + entrypoint);
+    assertTrue(Files.isExecutable(root.resolve(entrypoint.get(0).substring(1))));
+    assertTrue(
+        Files.isRegularFile(root.resolve("usr/share/doc/libc6/copyright")),
+        "the packages' copyright files are kept");
+    assertFalse(Files.exists(root.resolve("bin/sh")), "no shell in the image");
+
+    for (String mode : List.of("http", "legacy")) {
+      Container c = Container.start(root, config, List.of("--mode", mode));
+      try {
+        int port = c.port();
+        String hello = get(port, "/hello");
+        assertEquals(ee.equals("ee8") ? "Hello from EE8" : "Hello from EE10", hello, c.output());
+        String info = get(port, "/request-info");
+        assertTrue(info.contains("from-appengine-web-xml"), "env from the image config: " + info);
+        ProcessHandle jvm = c.jvm();
+        String exe = Files.readSymbolicLink(Path.of("/proc/" + jvm.pid() + "/exe")).toString();
+        assertEquals(root.resolve(entrypoint.get(0).substring(1)).toString(), exe, "image's JVM");
+        assertTrue(
+            Files.readString(Path.of("/proc/" + jvm.pid() + "/status")).contains("\nUid:\t65532\t"),
+            "runs as the image's non-root user");
+        assertTrue(jvm.destroy(), "SIGTERM sent"); // SIGTERM: the runtime drains
+        assertEquals(0, c.waitForExit(), c.output());
+        assertFalse(c.output().contains("again with"), "no relaunch inside the image");
+        assertTrue(
+            c.output().lines().anyMatch(l -> l.startsWith("{\"") && l.contains("\"severity\"")),
+            "JSON logs: " + c.output());
+        assertFalse(c.output().contains("[cds]"), "the archive matches: " + c.output());
+      } finally {
+        c.kill();
+      }
+    }
+  }
+
+  /**
+   * The root file system and runtime layers, and so the image without a class-data-sharing archive,
+   * come out the same on every build; the archive's layer is the documented exception.
+   */
+  @Test
+  void buildTwice_sameLayers() throws Exception {
+    Path again = dir.resolve("again");
+    run(
+        List.of(
+            Path.of(System.getProperty("aerun.images.bin"), "build-image.sh").toString(),
+            "java17",
+            again.toString(),
+            System.getProperty("aerun.runtime.target")));
+    List<Layer> first = OciImage.read(IMAGES.resolve("java17.tar"), dir.resolve("b1")).layers();
+    List<Layer> second = OciImage.read(again.resolve("java17.tar"), dir.resolve("b2")).layers();
+    assertEquals(2, second.size(), "built without a training app: no archive layer");
+    for (int i = 0; i < 2; i++) {
+      assertEquals(first.get(i).digest(), second.get(i).digest(), "layer " + i);
+    }
+  }
+
+  /** The war unpacked, its descriptor's runtime set to {@code runtime}. */
+  static Path explode(Path war, Path to, String runtime) throws IOException {
+    try (ZipFile zip = new ZipFile(war.toFile())) {
+      for (ZipEntry e : java.util.Collections.list(zip.entries())) {
+        Path target = to.resolve(e.getName()).normalize();
+        if (e.isDirectory()) {
+          Files.createDirectories(target);
+        } else {
+          Files.createDirectories(target.getParent());
+          try (InputStream in = zip.getInputStream(e)) {
+            Files.copy(in, target);
+          }
+        }
+      }
+    }
+    Path descriptor = to.resolve("WEB-INF/appengine-web.xml");
+    Files.writeString(
+        descriptor,
+        Files.readString(descriptor)
+            .replaceAll("<runtime>[^<]*</runtime>", "<runtime>" + runtime + "</runtime>"));
+    return to;
+  }
+
+  static String get(int port, String path) throws Exception {
+    HttpResponse<String> response =
+        CLIENT.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(60))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, response.statusCode(), response.body());
+    return response.body();
+  }
+
+  static void run(List<String> command) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(20, TimeUnit.MINUTES) || p.exitValue() != 0) {
+      fail(command + " failed:\n" + output);
+    }
+  }
+
+  static List<String> strings(JsonNode array) {
+    List<String> list = new ArrayList<>();
+    array.forEach(n -> list.add(n.asText()));
+    return list;
+  }
+
+  /** The entrypoint running in {@code root}, in new mount and PID namespaces. */
+  static final class Container {
+    private final Process process;
+    private final StringBuffer output = new StringBuffer();
+    private final Path root;
+
+    private Container(Process process, Path root) {
+      this.process = process;
+      this.root = root;
+      Thread reader =
+          new Thread(
+              () -> {
+                try (BufferedReader r =
+                    new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                  for (String line; (line = r.readLine()) != null; ) {
+                    output.append(line).append('\n');
+                  }
+                } catch (IOException e) {
+                  output.append("(output lost: ").append(e).append(")\n");
+                }
+              });
+      reader.setDaemon(true);
+      reader.start();
+    }
+
+    static Container start(Path root, JsonNode config, List<String> args) throws IOException {
+      List<String> command = new ArrayList<>();
+      command.addAll(List.of("unshare", "--mount", "--pid", "--fork", "--kill-child", "sh", "-c"));
+      // The mounts a container runtime gives: /proc (the JVM reads it) and the devices.
+      command.add(
+          "root=$0 user=$1; shift; mount -t proc proc \"$root/proc\""
+              + " && mount --rbind /dev \"$root/dev\""
+              + " && exec chroot --userspec=\"$user\" \"$root\" \"$@\"");
+      command.add(root.toString());
+      command.add(config.path("User").asText());
+      command.addAll(strings(config.path("Entrypoint")));
+      command.addAll(args);
+      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+      builder.environment().clear();
+      for (String e : strings(config.path("Env"))) {
+        int eq = e.indexOf('=');
+        builder.environment().put(e.substring(0, eq), e.substring(eq + 1));
+      }
+      builder.environment().put("PORT", "0");
+      return new Container(builder.start(), root);
+    }
+
+    int port() throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+      while (System.nanoTime() < deadline) {
+        Matcher m = STARTED.matcher(output);
+        if (m.find()) {
+          return Integer.parseInt(m.group(2));
+        }
+        if (!process.isAlive()) {
+          break;
+        }
+        Thread.sleep(100);
+      }
+      throw new AssertionError("the container did not start serving:\n" + output);
+    }
+
+    /** The JVM: the one process of the container running the image's {@code java}. */
+    ProcessHandle jvm() {
+      Optional<ProcessHandle> jvm =
+          process
+              .descendants()
+              .filter(h -> h.info().command().map(c -> c.startsWith(root.toString())).orElse(false))
+              .findFirst();
+      return jvm.orElseThrow(() -> new AssertionError("no JVM in the container:\n" + output));
+    }
+
+    int waitForExit() throws InterruptedException {
+      if (!process.waitFor(2, TimeUnit.MINUTES)) {
+        throw new AssertionError("did not exit after SIGTERM:\n" + output);
+      }
+      return process.exitValue();
+    }
+
+    String output() {
+      return output.toString();
+    }
+
+    void kill() {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+    }
+  }
+}

@@ -1,0 +1,209 @@
+package dev.aerun.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The development server ({@code --development --watch}) on an exploded copy of the EE10 sample: a
+ * recompiled class redeploys in the same JVM with no request failing, a bad change serves a dev
+ * error page until the next good one, a change that needs a new JVM exits for a restart, and the
+ * status page and trust defaults apply only in development.
+ */
+class DevServerTest {
+  private static final String HELLO_CLASS = "WEB-INF/classes/dev/aerun/sample/HelloServlet.class";
+
+  @TempDir Path temp;
+
+  /** A page whose failure no {@code <error-page>} of the sample maps. */
+  private static final String BOOM_JSP =
+      "<% if (true) { throw new IllegalStateException(\"dev-only detail\"); } %>";
+
+  private Path app() throws IOException {
+    Path app =
+        AppCopies.withDescriptorEdit(
+            RuntimeProcess.app("sample-ee10-app.war"),
+            temp.resolve("app"),
+            "<runtime>",
+            "<runtime>");
+    Files.writeString(app.resolve("boom.jsp"), BOOM_JSP);
+    return app;
+  }
+
+  private static RuntimeProcess dev(Path app) throws IOException {
+    return RuntimeProcess.launch(app)
+        .args("--development", "--watch")
+        .env("SAMPLE_ENV", "from-appengine-web-xml")
+        .start();
+  }
+
+  @Test
+  void recompiledClass_redeploysInTheSameJvm_andNoRequestFails() throws Exception {
+    Path app = app();
+    try (RuntimeProcess runtime = dev(app)) {
+      assertEquals("Hello from EE10", Http.get(runtime.uri("/hello")).body());
+      long pid = runtime.pid();
+
+      Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
+      AtomicBoolean polling = new AtomicBoolean(true);
+      Thread client =
+          new Thread(
+              () -> {
+                while (polling.get()) {
+                  try {
+                    statuses.merge(Http.get(runtime.uri("/hello")).statusCode(), 1, Integer::sum);
+                  } catch (Exception e) {
+                    statuses.merge(-1, 1, Integer::sum); // refused, reset or timed out
+                  }
+                }
+              });
+      client.start();
+      Files.write(app.resolve(HELLO_CLASS), compileHello("Hello again", temp));
+      String body = "";
+      for (int i = 0; i < 600 && !body.equals("Hello again"); i++) {
+        Thread.sleep(100);
+        body = Http.get(runtime.uri("/hello")).body();
+      }
+      runtime.awaitOutput(Pattern.compile("Reloaded app in \\d+ ms after 1 changed file"));
+      Thread.sleep(300);
+      polling.set(false);
+      client.join();
+
+      assertEquals("Hello again", body, runtime.output());
+      assertEquals(Map.of(200, statuses.get(200)), statuses, "every request answered 200");
+      assertEquals(pid, runtime.pid());
+      assertTrue(runtime.output().contains("watching 4 path(s) for changes"), runtime.output());
+    }
+  }
+
+  @Test
+  void badDescriptor_servesTheDevErrorPage_thenTheNextGoodChangeRecovers() throws Exception {
+    Path app = app();
+    Path descriptor = app.resolve("WEB-INF/appengine-web.xml");
+    String good = Files.readString(descriptor);
+    try (RuntimeProcess runtime = dev(app)) {
+      assertEquals(200, Http.get(runtime.uri("/hello")).statusCode());
+
+      Files.writeString(descriptor, good.replace("<runtime>", "<no-such-element/><runtime>"));
+      runtime.awaitOutput(Pattern.compile("Reload of app failed"));
+      HttpResponse<String> broken = Http.get(runtime.uri("/hello"));
+      assertEquals(500, broken.statusCode());
+      assertTrue(
+          broken.body().contains("appengine-web.xml:") && broken.body().contains("no-such-element"),
+          broken.body());
+
+      Files.writeString(descriptor, good);
+      runtime.awaitOutput(Pattern.compile("Reloaded app in"));
+      assertEquals("Hello from EE10", Http.get(runtime.uri("/hello")).body());
+    }
+  }
+
+  @Test
+  void changedSystemProperties_stopForARestartWithExitCode3() throws Exception {
+    Path app = app();
+    Path descriptor = app.resolve("WEB-INF/appengine-web.xml");
+    try (RuntimeProcess runtime = dev(app)) {
+      runtime.port();
+      String xml = Files.readString(descriptor);
+      assertTrue(xml.contains("value=\"hello\""), xml);
+      Files.writeString(descriptor, xml.replace("value=\"hello\"", "value=\"changed\""));
+      assertEquals(3, runtime.waitFor(60), runtime.output());
+      assertTrue(
+          runtime.output().contains("<system-properties> changed, which cannot apply in this JVM"),
+          runtime.output());
+    }
+  }
+
+  @Test
+  void statusPage_showsTheResolvedAppToLoopback_withEnvVariableNamesOnly() throws Exception {
+    try (RuntimeProcess runtime = dev(app())) {
+      HttpResponse<String> page = Http.get(runtime.uri("/_ah/dev"));
+      assertEquals(200, page.statusCode());
+      String text = page.body();
+      assertTrue(text.contains("Mode: HttpConnector"), text);
+      assertTrue(text.contains("EE: EE10"), text);
+      assertTrue(text.contains("Jetty: 12."), text);
+      assertTrue(text.contains("env variables (names): SAMPLE_ENV"), text);
+      assertFalse(text.contains("from-appengine-web-xml"), "never an env variable's value");
+      assertTrue(text.contains("com.google.appengine.runtime.environment=Development"), text);
+      assertTrue(text.contains("WEB-INF/classes"), text);
+
+      // Error pages show the exception and its stack trace to loopback clients in development.
+      HttpResponse<String> boom = Http.get(runtime.uri("/boom.jsp"));
+      assertEquals(500, boom.statusCode());
+      assertTrue(boom.body().contains("dev-only detail"), boom.body());
+      assertTrue(boom.body().contains("IllegalStateException"), boom.body());
+
+      // Loopback is trusted in development: a cron request from curl reaches the app as one.
+      var info = Http.requestInfo(runtime.uri("/request-info"), "X-AppEngine-Cron", "true");
+      assertEquals(
+          "true", info.path("attributes").path("com.google.appengine.request.cron").asText());
+    }
+  }
+
+  @Test
+  void production_hasNoStatusPage_andTrustsNoLoopbackHeaders() throws Exception {
+    try (RuntimeProcess runtime =
+        RuntimeProcess.launch(app()).env("SAMPLE_ENV", "from-appengine-web-xml").start()) {
+      assertEquals(404, Http.get(runtime.uri("/_ah/dev")).statusCode());
+      HttpResponse<String> boom = Http.get(runtime.uri("/boom.jsp"));
+      assertEquals(500, boom.statusCode());
+      assertFalse(boom.body().contains("dev-only detail"), boom.body());
+      assertFalse(boom.body().contains("IllegalStateException"), boom.body());
+      var info = Http.requestInfo(runtime.uri("/request-info"), "X-AppEngine-Cron", "true");
+      assertTrue(info.path("attributes").path("com.google.appengine.request.cron").isMissingNode());
+    }
+  }
+
+  /** HelloServlet answering {@code text}, compiled against the runtime's servlet API. */
+  static byte[] compileHello(String text, Path work) throws IOException {
+    Path source = work.resolve("src/dev/aerun/sample/HelloServlet.java");
+    Files.createDirectories(source.getParent());
+    Files.writeString(
+        source,
+        "package dev.aerun.sample;\n"
+            + "@jakarta.servlet.annotation.WebServlet(\"/hello\")\n"
+            + "public class HelloServlet extends jakarta.servlet.http.HttpServlet {\n"
+            + "  @Override protected void doGet(jakarta.servlet.http.HttpServletRequest q,"
+            + " jakarta.servlet.http.HttpServletResponse r) throws java.io.IOException {\n"
+            + "    r.setContentType(\"text/plain;charset=utf-8\");\n"
+            + "    r.getWriter().print(\""
+            + text
+            + "\");\n  }\n}\n");
+    Path out = work.resolve("classes");
+    Files.createDirectories(out);
+    Path lib = RuntimeProcess.runtimeJar().toAbsolutePath().getParent().resolve("lib/ee10");
+    Path api;
+    try (Stream<Path> jars = Files.list(lib)) {
+      api =
+          jars.filter(j -> j.getFileName().toString().startsWith("jakarta.servlet-api-"))
+              .findFirst()
+              .orElseThrow();
+    }
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    int result =
+        javac.run(
+            null,
+            null,
+            null,
+            List.of("-d", out.toString(), "-cp", api.toString(), source.toString())
+                .toArray(String[]::new));
+    assertEquals(0, result, "javac");
+    return Files.readAllBytes(out.resolve("dev/aerun/sample/HelloServlet.class"));
+  }
+}

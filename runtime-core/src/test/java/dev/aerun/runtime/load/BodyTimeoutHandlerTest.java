@@ -1,0 +1,212 @@
+package dev.aerun.runtime.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.aerun.runtime.errors.NoDetailsErrorHandler;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The body bound on a real server. The app reads the body asynchronously, as the legacy front end
+ * does, and answers {@code read N} or the status of the failure its read met.
+ */
+class BodyTimeoutHandlerTest {
+  private final BlockingQueue<Object> outcomes = new LinkedBlockingQueue<>();
+  private Server server;
+  private ServerConnector connector;
+
+  private void start(Duration timeout) throws Exception {
+    server = new Server();
+    server.setErrorHandler(new NoDetailsErrorHandler());
+    connector = new ServerConnector(server);
+    connector.setHost("127.0.0.1");
+    server.addConnector(connector);
+    server.setHandler(
+        new BodyTimeoutHandler(
+            timeout,
+            new Handler.Abstract() {
+              @Override
+              public boolean handle(Request request, Response response, Callback callback) {
+                new Reader(request, response, callback).run();
+                return true;
+              }
+            }));
+    server.start();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (server != null) {
+      server.stop();
+    }
+  }
+
+  /** Reads with read()/demand(), never blocking. */
+  private final class Reader implements Runnable {
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private long read;
+
+    Reader(Request request, Response response, Callback callback) {
+      this.request = request;
+      this.response = response;
+      this.callback = callback;
+    }
+
+    @Override
+    public void run() {
+      while (true) {
+        Content.Chunk chunk = request.read();
+        if (chunk == null) {
+          request.demand(this);
+          return;
+        }
+        if (Content.Chunk.isFailure(chunk)) {
+          Throwable failure = chunk.getFailure();
+          outcomes.add(failure);
+          int status = failure instanceof HttpException http ? http.getCode() : 500;
+          Response.writeError(request, response, callback, status);
+          return;
+        }
+        read += chunk.remaining();
+        chunk.release();
+        if (chunk.isLast()) {
+          outcomes.add(read);
+          Content.Sink.write(response, true, "read " + read, callback);
+          return;
+        }
+      }
+    }
+  }
+
+  private Socket post(int contentLength) throws IOException {
+    Socket socket = new Socket("127.0.0.1", connector.getLocalPort());
+    socket.setSoTimeout(30_000);
+    socket
+        .getOutputStream()
+        .write(
+            ("POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: " + contentLength + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+    return socket;
+  }
+
+  private static String readAll(InputStream in) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try {
+      in.transferTo(bytes);
+    } catch (SocketException reset) {
+      // What came before the reset is the answer.
+    }
+    return bytes.toString(StandardCharsets.ISO_8859_1);
+  }
+
+  @Test
+  void tricklingBody_readFailsWith408_andTheConnectionCloses() throws Exception {
+    start(Duration.ofMillis(500));
+    try (Socket socket = post(100)) {
+      OutputStream out = socket.getOutputStream();
+      // A byte every 200 ms: never idle, far too slow.
+      Thread trickler =
+          new Thread(
+              () -> {
+                try {
+                  for (int i = 0; i < 100; i++) {
+                    out.write('x');
+                    out.flush();
+                    Thread.sleep(200);
+                  }
+                } catch (IOException | InterruptedException closed) {
+                  // The server gave up on the body.
+                }
+              });
+      trickler.start();
+
+      Object outcome = outcomes.poll(30, TimeUnit.SECONDS);
+
+      assertTrue(outcome instanceof HttpException http && http.getCode() == 408, "" + outcome);
+      String response = readAll(socket.getInputStream());
+      assertTrue(response.startsWith("HTTP/1.1 408 "), response);
+      assertTrue(response.contains("Connection: close"), response);
+      trickler.interrupt();
+      trickler.join();
+    }
+  }
+
+  @Test
+  void stalledBody_thePendingReadIsWokenWithTheFailure() throws Exception {
+    start(Duration.ofMillis(300));
+    try (Socket socket = post(100)) {
+      socket.getOutputStream().write("half".getBytes(StandardCharsets.US_ASCII));
+
+      Object outcome = outcomes.poll(30, TimeUnit.SECONDS);
+
+      assertTrue(outcome instanceof HttpException http && http.getCode() == 408, "" + outcome);
+      assertTrue(readAll(socket.getInputStream()).startsWith("HTTP/1.1 408 "));
+    }
+  }
+
+  @Test
+  void bodyInTime_isReadWhole() throws Exception {
+    start(Duration.ofSeconds(30));
+    try (Socket socket = post(5)) {
+      socket.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+
+      assertEquals(5L, outcomes.poll(30, TimeUnit.SECONDS));
+    }
+  }
+
+  @Test
+  void aSteadyPaceExtendsTheBound() throws Exception {
+    // 300 ms, plus 1 s per 64 KiB: 128 KiB sent in slices over ~1 s is within the bound.
+    start(Duration.ofMillis(300));
+    int length = 128 * 1024;
+    try (Socket socket = post(length)) {
+      OutputStream out = socket.getOutputStream();
+      byte[] slice = new byte[16 * 1024];
+      for (int sent = 0; sent < length; sent += slice.length) {
+        out.write(slice);
+        out.flush();
+        Thread.sleep(120);
+      }
+
+      assertEquals((long) length, outcomes.poll(30, TimeUnit.SECONDS));
+    }
+  }
+
+  @Test
+  void noBody_noTimer() throws Exception {
+    start(Duration.ofMillis(1));
+    try (Socket socket = new Socket("127.0.0.1", connector.getLocalPort())) {
+      socket.setSoTimeout(30_000);
+      socket
+          .getOutputStream()
+          .write(
+              "GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
+                  .getBytes(StandardCharsets.US_ASCII));
+      Thread.sleep(50);
+
+      assertTrue(readAll(socket.getInputStream()).startsWith("HTTP/1.1 200 "));
+    }
+  }
+}

@@ -1,0 +1,242 @@
+package dev.aerun.stage;
+
+import dev.aerun.appengine.descriptor.AppEngineWebXml;
+import dev.aerun.appengine.descriptor.AppEngineWebXmlParser;
+import dev.aerun.appengine.descriptor.DescriptorException;
+import dev.aerun.stage.oci.Layer;
+import dev.aerun.stage.oci.OciImage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+/**
+ * {@code stage [--image-repo REPO] [--base DIR] <app.war|dir> <out-dir>}: turns an app into what a
+ * platform deploys, with no network.
+ *
+ * <p>{@code out-dir} receives {@code image.tar} (the runtime image of the app's Java runtime plus
+ * one layer holding the app at {@code /app}, with its {@code <env-variables>} in the image config),
+ * {@code service.yaml} (Cloud Run), {@code kubernetes.yaml} (GKE), {@code app.yaml} and {@code
+ * Dockerfile} (App Engine flexible, built from {@code app/}, the exploded app). The manifests name
+ * the image as {@code REPO@sha256:<digest>}. The runtime images ({@code java17.tar} ...) are read
+ * from {@code --base}, else from the {@code images} folder beside the launcher.
+ *
+ * <p>Runs in its own class loader, started by the launcher's {@code stage} subcommand; the launcher
+ * calls {@link #run(String[], Path, PrintStream, PrintStream)}.
+ */
+public final class Stage {
+  static final String USAGE =
+      "usage: java -jar runtime-main.jar stage [--image-repo REPO] [--base DIR] <app.war|dir>"
+          + " <out-dir>\n"
+          + "  --image-repo REPO  the repository the manifests name the app image in"
+          + " (default: the service name)\n"
+          + "  --base DIR         where the runtime images java17.tar, java21.tar, java25.tar are"
+          + " (default: images/ beside runtime-main.jar)\n";
+
+  private Stage() {}
+
+  /**
+   * Stages an app; returns the exit code: 0 staged, 1 the app cannot be staged (one {@code error:}
+   * line on {@code err}), 2 the command line was wrong.
+   *
+   * @param runtimeHome the launcher's directory, or null when unknown
+   */
+  public static int run(String[] args, Path runtimeHome, PrintStream out, PrintStream err) {
+    String repo = null;
+    Path base = runtimeHome == null ? null : runtimeHome.resolve("images");
+    List<String> positional = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (arg.equals("-h") || arg.equals("--help")) {
+        out.print(USAGE);
+        return 0;
+      }
+      if (arg.equals("--image-repo") || arg.equals("--base")) {
+        if (i + 1 >= args.length) {
+          return usage(err, arg + " needs a value");
+        }
+        if (arg.equals("--base")) {
+          base = Path.of(args[++i]);
+        } else {
+          repo = args[++i];
+        }
+      } else if (arg.startsWith("--")) {
+        return usage(err, "unknown option " + arg);
+      } else {
+        positional.add(arg);
+      }
+    }
+    if (positional.size() != 2) {
+      return usage(err, "stage needs an app (.war or directory) and an output directory");
+    }
+    if (base == null) {
+      return usage(err, "--base is required when the launcher's directory is unknown");
+    }
+    try {
+      Staged staged = stage(Path.of(positional.get(0)), Path.of(positional.get(1)), repo, base);
+      for (String note : staged.plan().notes()) {
+        err.println("note: " + note);
+      }
+      out.println("staged " + staged.plan().name() + " into " + positional.get(1));
+      out.println("image: " + staged.image());
+      return 0;
+    } catch (StageException e) {
+      err.println("error: " + e.getMessage());
+      return 1;
+    } catch (IOException e) {
+      err.println("error: cannot stage: " + e);
+      return 1;
+    }
+  }
+
+  private static int usage(PrintStream err, String message) {
+    err.println("error: " + message);
+    err.print(USAGE);
+    return 2;
+  }
+
+  /** What was staged: the plan and the image reference the manifests use. */
+  public record Staged(DeploymentPlan plan, String image, String digest) {}
+
+  /** Stages {@code app} into {@code out}. */
+  public static Staged stage(Path app, Path out, String repo, Path base)
+      throws StageException, IOException {
+    Path source = app.toAbsolutePath().normalize();
+    if (!Files.exists(source)) {
+      throw new StageException(source + ": no such app (expected a .war or an app directory)");
+    }
+    Files.createDirectories(out);
+    Path appDir = out.resolve("app");
+    deleteTree(appDir);
+    if (Files.isDirectory(source)) {
+      copyTree(source, appDir);
+    } else {
+      unzip(source, appDir);
+    }
+    Path descriptorFile = appDir.resolve("WEB-INF/appengine-web.xml");
+    if (!Files.isRegularFile(descriptorFile)) {
+      throw new StageException(source + ": no WEB-INF/appengine-web.xml in this app");
+    }
+    AppEngineWebXml descriptor;
+    try (InputStream in = Files.newInputStream(descriptorFile)) {
+      descriptor =
+          AppEngineWebXmlParser.parse(in, source.getFileName() + "!/WEB-INF/appengine-web.xml");
+    } catch (DescriptorException e) {
+      throw new StageException(e.getMessage());
+    }
+    DeploymentPlan plan = DeploymentPlan.from(descriptor, source.getFileName().toString());
+
+    Path runtimeArchive = base.resolve(plan.javaRuntime() + ".tar");
+    if (!Files.isRegularFile(runtimeArchive)) {
+      throw new StageException(
+          "no runtime image "
+              + runtimeArchive
+              + " for "
+              + plan.javaRuntime()
+              + ": build it with `mvn -pl images -am package`"
+              + (plan.javaRuntime().equals("java17") ? "" : " -Pall-images")
+              + ", or name the folder holding it with --base");
+    }
+    Path work = out.resolve(".stage");
+    deleteTree(work);
+    OciImage runtimeImage = OciImage.read(runtimeArchive, work);
+    String runtimeDigest = Files.readString(digestFile(runtimeArchive)).trim();
+    Layer appLayer =
+        Layer.fromDirectory(appDir, "app", Layer.Ownership.READ_ONLY, work.resolve("app.tar.gz"));
+    OciImage appImage =
+        runtimeImage
+            .plus(appLayer, "aerun stage: the app in /app")
+            .withContainerConfig(
+                c -> {
+                  var env = (com.fasterxml.jackson.databind.node.ArrayNode) c.withArray("Env");
+                  plan.env().forEach((k, v) -> env.add(k + "=" + v));
+                });
+    String repository = repo == null ? plan.name() : repo;
+    OciImage.Written written = appImage.write(out.resolve("image.tar"), repository + ":latest");
+    String image = repository + "@" + written.digest();
+    write(out.resolve("image.tar.digest"), written.digest() + "\n");
+    write(out.resolve("service.yaml"), Manifests.cloudRun(plan, image));
+    write(out.resolve("kubernetes.yaml"), Manifests.kubernetes(plan, image));
+    write(out.resolve("app.yaml"), Manifests.appYaml(plan));
+    write(
+        out.resolve("Dockerfile"),
+        Manifests.dockerfile(plan, "aerun/" + plan.javaRuntime() + "@" + runtimeDigest));
+    deleteTree(work);
+    return new Staged(plan, image, written.digest());
+  }
+
+  /** Where an image archive's digest is written: {@code IMAGE.tar.digest}. */
+  static Path digestFile(Path archive) throws StageException {
+    Path file = archive.resolveSibling(archive.getFileName() + ".digest");
+    if (!Files.isRegularFile(file)) {
+      throw new StageException("no " + file + " beside the runtime image");
+    }
+    return file;
+  }
+
+  private static void write(Path file, String text) throws IOException {
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+  }
+
+  /** Extracts a war, refusing entries that would land outside {@code target}. */
+  private static void unzip(Path war, Path target) throws IOException, StageException {
+    Files.createDirectories(target);
+    try (ZipFile zip = new ZipFile(war.toFile())) {
+      Enumeration<? extends ZipEntry> entries = zip.entries();
+      while (entries.hasMoreElements()) {
+        ZipEntry entry = entries.nextElement();
+        Path to = target.resolve(entry.getName()).normalize();
+        if (!to.startsWith(target) || to.equals(target)) {
+          if (to.equals(target)) {
+            continue;
+          }
+          throw new StageException(
+              war + ": entry " + entry.getName() + " would be written outside the app");
+        }
+        if (entry.isDirectory()) {
+          Files.createDirectories(to);
+        } else {
+          Files.createDirectories(to.getParent());
+          try (InputStream in = zip.getInputStream(entry)) {
+            Files.copy(in, to, StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      }
+    } catch (java.util.zip.ZipException e) {
+      throw new StageException(war + ": not a readable .war (" + e.getMessage() + ")");
+    }
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path p : walk.sorted().toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else if (Files.isRegularFile(p)) {
+          Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}
