@@ -194,7 +194,8 @@ class HttpConnectorServerTest {
 
     assertTrue(thrown.getMessage().contains("deployment failed"), thrown.toString());
     assertEquals(0, broken.server().getConnectors().length);
-    assertEquals(-1, broken.port());
+    // Bound while the app deployed (so a port in use fails first), closed again, never accepting.
+    assertTrue(broken.port() < 0, "port " + broken.port());
   }
 
   @Test

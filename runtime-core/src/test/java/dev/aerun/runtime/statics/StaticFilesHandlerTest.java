@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aerun.appengine.descriptor.DescriptorException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -296,8 +297,11 @@ class StaticFilesHandlerTest {
 
   @Test
   void publicRootOutsideTheAppFailsStart() {
-    org.junit.jupiter.api.Assertions.assertThrows(
-        IllegalArgumentException.class, () -> restartWith("<public-root>/../x</public-root>"));
+    // Refused where the descriptor is read, with its position, before anything starts.
+    DescriptorException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            DescriptorException.class, () -> restartWith("<public-root>/../x</public-root>"));
+    assertTrue(e.getMessage().contains("public-root"), e.getMessage());
   }
 
   @Test
