@@ -1,17 +1,17 @@
 package dev.aerun.httpconnector;
 
 import dev.aerun.runtime.contract.AppEngineRequestHandler;
-import dev.aerun.runtime.contract.ContractOptions;
-import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.contract.TransferEncodingHandler;
 import dev.aerun.runtime.lifecycle.DrainHandler;
-import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.load.DeadlineHandler;
 import dev.aerun.runtime.logging.AccessLog;
 import dev.aerun.runtime.logging.RequestTraceHandler;
+import dev.aerun.runtime.server.PublicServerSpec;
 import dev.aerun.runtime.server.PublicServers;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -30,70 +30,23 @@ public final class HttpConnectorServer {
   /**
    * What to serve and how. Immutable.
    *
-   * @param host the address to bind, or null for all interfaces
-   * @param port the port to bind; 0 picks a free one (see {@link #port()})
    * @param app the app's handler, e.g. the webapp context
-   * @param contract trust policy and header visibility
-   * @param limits body and header size limits
-   * @param idleTimeout how long an idle connection stays open
-   * @param capacity how many requests run at once and wait, and on which threads
+   * @param server where to listen, trust, limits and capacity (see {@link #port()} for port 0)
    */
-  public record Spec(
-      String host,
-      int port,
-      Handler app,
-      ContractOptions contract,
-      RequestLimits limits,
-      Duration idleTimeout,
-      Capacity capacity) {
+  public record Spec(Handler app, PublicServerSpec server) {
     public Spec {
       Objects.requireNonNull(app, "app");
-      Objects.requireNonNull(contract, "contract");
-      Objects.requireNonNull(limits, "limits");
-      Objects.requireNonNull(idleTimeout, "idleTimeout");
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("port out of range: " + port);
-      }
-      Objects.requireNonNull(capacity, "capacity");
+      Objects.requireNonNull(server, "server");
     }
 
-    /**
-     * A spec with the defaults: all interfaces, port 8080, trust nobody, the platform's limits, a
-     * 30 s idle timeout, the capacity for this JVM's heap ({@link Capacity#forThisJvm()}).
-     */
+    /** {@code app} with the defaults of {@link PublicServerSpec#defaults()}. */
     public static Spec defaults(Handler app) {
-      return new Spec(
-          null,
-          8080,
-          app,
-          ContractOptions.defaults(),
-          RequestLimits.defaults(),
-          Duration.ofSeconds(30),
-          Capacity.forThisJvm());
+      return new Spec(app, PublicServerSpec.defaults());
     }
 
-    public Spec withHost(String newHost) {
-      return new Spec(newHost, port, app, contract, limits, idleTimeout, capacity);
-    }
-
-    public Spec withPort(int newPort) {
-      return new Spec(host, newPort, app, contract, limits, idleTimeout, capacity);
-    }
-
-    public Spec withContract(ContractOptions newContract) {
-      return new Spec(host, port, app, newContract, limits, idleTimeout, capacity);
-    }
-
-    public Spec withLimits(RequestLimits newLimits) {
-      return new Spec(host, port, app, contract, newLimits, idleTimeout, capacity);
-    }
-
-    public Spec withIdleTimeout(Duration newIdleTimeout) {
-      return new Spec(host, port, app, contract, limits, newIdleTimeout, capacity);
-    }
-
-    public Spec withCapacity(Capacity newCapacity) {
-      return new Spec(host, port, app, contract, limits, idleTimeout, newCapacity);
+    /** This spec with {@code change} applied to its public server's settings. */
+    public Spec withServer(UnaryOperator<PublicServerSpec> change) {
+      return new Spec(app, change.apply(server));
     }
   }
 
@@ -106,29 +59,35 @@ public final class HttpConnectorServer {
 
   /** The server without its connector: threads, error pages, then the request path. */
   private static Server assemble(Spec spec) {
-    Server server = PublicServers.newServer("aerun-http", spec.capacity());
+    PublicServerSpec serving = spec.server();
+    Server server = PublicServers.newServer("aerun-http", serving.capacity());
 
     // The request path: health and draining -> concurrency limit -> body timeout (a slow body
     // cannot keep its slot) -> contract (trust, headers, address, scheme, attributes) -> trace
     // for logs -> deadline -> size limits -> app.
-    Handler.Wrapper bodyTimeout = spec.limits().newBodyTimeoutHandler();
-    AppEngineRequestHandler contract = new AppEngineRequestHandler(spec.contract());
+    Handler.Wrapper bodyTimeout = serving.limits().newBodyTimeoutHandler();
+    AppEngineRequestHandler contract = new AppEngineRequestHandler(serving.contract());
     RequestTraceHandler trace = new RequestTraceHandler();
     DeadlineHandler deadline = new DeadlineHandler(null);
-    Handler.Wrapper sizeLimits = spec.limits().newBodySizeLimitHandler();
-    server.setHandler(new DrainHandler(new ConcurrencyLimitHandler(spec.capacity(), bodyTimeout)));
+    Handler.Wrapper sizeLimits = serving.limits().newBodySizeLimitHandler();
+    server.setHandler(
+        new DrainHandler(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout)));
     bodyTimeout.setHandler(contract);
     contract.setHandler(trace);
     trace.setHandler(deadline);
     deadline.setHandler(sizeLimits);
-    sizeLimits.setHandler(spec.app());
+    sizeLimits.setHandler(new TransferEncodingHandler(spec.app()));
     server.setRequestLog(new AccessLog());
     return server;
   }
 
   private static ServerConnector newConnector(Server server, Spec spec) {
     return PublicServers.newConnector(
-        server, spec.limits(), spec.host(), spec.port(), spec.idleTimeout());
+        server,
+        spec.server().limits(),
+        spec.server().host(),
+        spec.server().port(),
+        spec.server().idleTimeout());
   }
 
   /**

@@ -69,8 +69,7 @@ class HttpConnectorServerLogsTest {
                         return true;
                       }
                     })
-                .withHost("127.0.0.1")
-                .withPort(0));
+                .withServer(s -> s.withHost("127.0.0.1").withPort(0)));
     server.start();
 
     HttpResponse<String> response =

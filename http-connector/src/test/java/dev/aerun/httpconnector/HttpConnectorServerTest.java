@@ -81,9 +81,11 @@ class HttpConnectorServerTest {
     server =
         new HttpConnectorServer(
             HttpConnectorServer.Spec.defaults(new TestApp())
-                .withHost("127.0.0.1")
-                .withPort(0)
-                .withContract(new ContractOptions(TrustPolicy.trustNone(), false)));
+                .withServer(
+                    s ->
+                        s.withHost("127.0.0.1")
+                            .withPort(0)
+                            .withContract(new ContractOptions(TrustPolicy.trustNone(), false))));
     server.start();
     client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   }
@@ -185,7 +187,8 @@ class HttpConnectorServerTest {
         };
     HttpConnectorServer broken =
         new HttpConnectorServer(
-            HttpConnectorServer.Spec.defaults(failing).withHost("127.0.0.1").withPort(0));
+            HttpConnectorServer.Spec.defaults(failing)
+                .withServer(s -> s.withHost("127.0.0.1").withPort(0)));
 
     Exception thrown = assertThrows(Exception.class, broken::start);
 

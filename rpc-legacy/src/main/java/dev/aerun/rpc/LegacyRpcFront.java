@@ -38,7 +38,7 @@ public final class LegacyRpcFront {
   /** Opens the channel to the runtime, then the public port. */
   public void start() throws Exception {
     RpcChannel opened =
-        spec.target().openChannel(RpcTransport.maxMessageBytes(spec.front().limits()));
+        spec.target().openChannel(RpcTransport.maxMessageBytes(spec.front().server().limits()));
     FrontServer server = new FrontServer(spec.front(), opened.channel());
     try {
       server.start();

@@ -31,18 +31,32 @@ public final class LegacyRpcRuntimeServer {
    * @param limits body size limits; also size the largest gRPC message
    * @param capacity the runtime's request threads (the front end enforces the concurrency limit)
    * @param listen where to serve gRPC; a TCP port 0 picks a free one (see {@link #address()})
+   * @param captureAppLogs whether answers carry the app's log lines for the front end to log (see
+   *     {@link RpcRuntime.Spec}): true when the front end is another process
    */
-  public record Spec(Handler app, RequestLimits limits, Capacity capacity, RpcTransport listen) {
+  public record Spec(
+      Handler app,
+      RequestLimits limits,
+      Capacity capacity,
+      RpcTransport listen,
+      boolean captureAppLogs) {
     public Spec {
       Objects.requireNonNull(app, "app");
       Objects.requireNonNull(limits, "limits");
       Objects.requireNonNull(listen, "listen");
     }
+
+    /** A runtime for a front end in another process: answers carry the app's log lines. */
+    public Spec(Handler app, RequestLimits limits, Capacity capacity, RpcTransport listen) {
+      this(app, limits, capacity, listen, true);
+    }
   }
 
   public LegacyRpcRuntimeServer(Spec spec) {
     this.spec = spec;
-    this.runtime = new RpcRuntime(new RpcRuntime.Spec(spec.app(), spec.limits(), spec.capacity()));
+    this.runtime =
+        new RpcRuntime(
+            new RpcRuntime.Spec(spec.app(), spec.limits(), spec.capacity(), spec.captureAppLogs()));
   }
 
   /**

@@ -2,12 +2,11 @@ package dev.aerun.rpc;
 
 import dev.aerun.rpc.front.FrontServer;
 import dev.aerun.rpc.transport.RpcTransport;
-import dev.aerun.runtime.contract.ContractOptions;
-import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.env.AppEnvironment;
-import dev.aerun.runtime.load.Capacity;
+import dev.aerun.runtime.server.PublicServerSpec;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.util.Jetty;
 
@@ -21,10 +20,10 @@ import org.eclipse.jetty.util.Jetty;
  */
 public final class LegacyRpcServer {
   /**
-   * Whether the front end logs the app's lines again. The runtime shares this JVM, so its logging
-   * has already printed them once.
+   * Whether the app's log lines travel with each answer for the front end to log: the runtime
+   * shares this JVM and its logging prints them already, so neither end spends work on them.
    */
-  private static final boolean LOG_APP_LINES_IN_SAME_JVM = false;
+  private static final boolean APP_LINES_TO_THE_FRONT = false;
 
   private final Spec spec;
   private final LegacyRpcRuntimeServer runtime;
@@ -33,96 +32,34 @@ public final class LegacyRpcServer {
   /**
    * What to serve and how. Immutable.
    *
-   * @param host the public address to bind, or null for all interfaces
-   * @param port the public port; 0 picks a free one (see {@link #port()})
    * @param app the app's handler, e.g. the webapp context
-   * @param contract trust policy and header visibility
-   * @param limits body and header size limits
-   * @param idleTimeout how long an idle public connection stays open
-   * @param capacity how many requests run at once and wait (enforced by the front), and the threads
-   *     of the front and of the back server each
+   * @param server the public server's address, trust, limits and capacity (the front enforces the
+   *     concurrency limit; the back server gets as many threads); see {@link #port()} for port 0
    * @param transport how the front end and the runtime talk; {@link RpcTransport#inProcess()} by
    *     default, a TCP port 0 picks a free loopback port
    * @param environment the app, version and service ids the front end sends
    */
   public record Spec(
-      String host,
-      int port,
-      Handler app,
-      ContractOptions contract,
-      RequestLimits limits,
-      Duration idleTimeout,
-      Capacity capacity,
-      RpcTransport transport,
-      AppEnvironment environment) {
+      Handler app, PublicServerSpec server, RpcTransport transport, AppEnvironment environment) {
     public Spec {
       Objects.requireNonNull(app, "app");
-      Objects.requireNonNull(contract, "contract");
-      Objects.requireNonNull(limits, "limits");
-      Objects.requireNonNull(idleTimeout, "idleTimeout");
+      Objects.requireNonNull(server, "server");
       Objects.requireNonNull(transport, "transport");
       Objects.requireNonNull(environment, "environment");
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("port out of range: " + port);
-      }
-      Objects.requireNonNull(capacity, "capacity");
     }
 
-    /**
-     * A spec with the defaults: all interfaces, port 8080, trust nobody, the platform's limits, a
-     * 30 s idle timeout, the capacity for this JVM's heap, the in-process transport.
-     */
+    /** The defaults of {@link PublicServerSpec#defaults()}, over the in-process transport. */
     public static Spec defaults(Handler app, AppEnvironment environment) {
-      return new Spec(
-          null,
-          8080,
-          app,
-          ContractOptions.defaults(),
-          RequestLimits.defaults(),
-          Duration.ofSeconds(30),
-          Capacity.forThisJvm(),
-          RpcTransport.inProcess(),
-          environment);
+      return new Spec(app, PublicServerSpec.defaults(), RpcTransport.inProcess(), environment);
     }
 
-    public Spec withHost(String newHost) {
-      return new Spec(
-          newHost, port, app, contract, limits, idleTimeout, capacity, transport, environment);
-    }
-
-    public Spec withPort(int newPort) {
-      return new Spec(
-          host, newPort, app, contract, limits, idleTimeout, capacity, transport, environment);
-    }
-
-    public Spec withContract(ContractOptions newContract) {
-      return new Spec(
-          host, port, app, newContract, limits, idleTimeout, capacity, transport, environment);
-    }
-
-    public Spec withLimits(RequestLimits newLimits) {
-      return new Spec(
-          host, port, app, contract, newLimits, idleTimeout, capacity, transport, environment);
-    }
-
-    public Spec withIdleTimeout(Duration newIdleTimeout) {
-      return new Spec(
-          host, port, app, contract, limits, newIdleTimeout, capacity, transport, environment);
-    }
-
-    public Spec withCapacity(Capacity newCapacity) {
-      return new Spec(
-          host, port, app, contract, limits, idleTimeout, newCapacity, transport, environment);
+    /** This spec with {@code change} applied to its public server's settings. */
+    public Spec withServer(UnaryOperator<PublicServerSpec> change) {
+      return new Spec(app, change.apply(server), transport, environment);
     }
 
     public Spec withTransport(RpcTransport newTransport) {
-      return new Spec(
-          host, port, app, contract, limits, idleTimeout, capacity, newTransport, environment);
-    }
-
-    public Spec withEnvironment(AppEnvironment newEnvironment) {
-      return new Spec(
-          host, port, app, contract, limits, idleTimeout, capacity, transport, newEnvironment);
+      return new Spec(app, server, newTransport, environment);
     }
   }
 
@@ -131,7 +68,11 @@ public final class LegacyRpcServer {
     this.runtime =
         new LegacyRpcRuntimeServer(
             new LegacyRpcRuntimeServer.Spec(
-                spec.app(), spec.limits(), spec.capacity(), spec.transport()));
+                spec.app(),
+                spec.server().limits(),
+                spec.server().capacity(),
+                spec.transport(),
+                APP_LINES_TO_THE_FRONT));
   }
 
   /** Deploys the app, serves gRPC, then opens the public port; undoes it all if a step fails. */
@@ -140,15 +81,7 @@ public final class LegacyRpcServer {
     LegacyRpcFront starting =
         new LegacyRpcFront(
             new LegacyRpcFront.Spec(
-                new FrontServer.Spec(
-                    spec.host(),
-                    spec.port(),
-                    spec.contract(),
-                    spec.limits(),
-                    spec.idleTimeout(),
-                    spec.capacity(),
-                    spec.environment(),
-                    LOG_APP_LINES_IN_SAME_JVM),
+                new FrontServer.Spec(spec.server(), spec.environment(), APP_LINES_TO_THE_FRONT),
                 runtime.address()));
     try {
       starting.start();
@@ -185,7 +118,7 @@ public final class LegacyRpcServer {
     return running == null || running.drain(grace);
   }
 
-  /** Blocks until the public server has stopped. */
+  /** Blocks until the public server has stopped; at once if it never started. */
   public void join() throws InterruptedException {
     LegacyRpcFront running = front;
     if (running != null) {
@@ -195,11 +128,16 @@ public final class LegacyRpcServer {
 
   /** The bound public port once started. */
   public int port() {
+    return started().port();
+  }
+
+  /** The front end, once started. */
+  private LegacyRpcFront started() {
     LegacyRpcFront running = front;
     if (running == null) {
       throw new IllegalStateException("not started");
     }
-    return running.port();
+    return running;
   }
 
   /** Where the runtime serves gRPC once started (the bound port for a TCP port 0). */

@@ -15,13 +15,20 @@ import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.load.Capacity;
+import dev.aerun.runtime.server.PublicServerSpec;
 import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,12 +54,13 @@ class LegacyRpcFrontTest {
 
   private static FrontServer.Spec frontSpec() {
     return new FrontServer.Spec(
-        "127.0.0.1",
-        0,
-        ContractOptions.defaults(),
-        RequestLimits.defaults(),
-        Duration.ofSeconds(30),
-        new Capacity(8, 8, Duration.ofSeconds(1), false),
+        new PublicServerSpec(
+            "127.0.0.1",
+            0,
+            ContractOptions.defaults(),
+            RequestLimits.defaults(),
+            Duration.ofSeconds(30),
+            new Capacity(8, 8, Duration.ofSeconds(1), false)),
         new AppEnvironment("app", "v1", "default", "aerun/test", false),
         true);
   }
@@ -101,6 +109,48 @@ class LegacyRpcFrontTest {
         assertEquals("http://127.0.0.1:" + front.port() + "/a/b?c=d", response.body());
       } finally {
         front.stop();
+      }
+    }
+  }
+
+  /**
+   * A runtime that accepts the connection and never says a word (a wedged process, or a socket
+   * whose other end vanished): the call's default deadline ends the request. Before, the request
+   * waited forever, holding a slot of the front end.
+   */
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void wedgedRuntime_requestEndsAtTheDefaultDeadline() throws Exception {
+    try (ServerSocket wedged = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      List<Socket> accepted = new CopyOnWriteArrayList<>();
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    accepted.add(wedged.accept()); // and never read or write
+                  }
+                } catch (IOException closed) {
+                  // the test is over
+                }
+              });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      FrontServer.Spec spec = frontSpec();
+      LegacyRpcFront front =
+          new LegacyRpcFront(
+              new LegacyRpcFront.Spec(
+                  new FrontServer.Spec(
+                      spec.server(), spec.environment(), true, Duration.ofSeconds(2)),
+                  RpcTransport.tcp("127.0.0.1", wedged.getLocalPort())));
+      front.start();
+      try {
+        assertEquals(504, get(front.port(), "/x").statusCode());
+      } finally {
+        front.stop();
+        for (Socket socket : accepted) {
+          socket.close();
+        }
       }
     }
   }

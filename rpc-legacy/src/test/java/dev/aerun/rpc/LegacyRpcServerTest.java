@@ -2,7 +2,9 @@ package dev.aerun.rpc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.aerun.rpc.transport.RpcTransport;
@@ -61,8 +63,7 @@ class LegacyRpcServerTest {
 
   private static LegacyRpcServer.Spec spec(Handler app, RpcTransport transport) {
     return LegacyRpcServer.Spec.defaults(app, ENVIRONMENT)
-        .withHost("127.0.0.1")
-        .withPort(0)
+        .withServer(s -> s.withHost("127.0.0.1").withPort(0))
         .withTransport(transport);
   }
 
@@ -109,5 +110,44 @@ class LegacyRpcServerTest {
       server.stop();
     }
     assertThrows(ConnectException.class, () -> new Socket("127.0.0.1", port).close());
+  }
+
+  /** The capture handler on the root logger, if any. */
+  private static boolean capturesAppLogs() {
+    for (java.util.logging.Handler handler : java.util.logging.Logger.getLogger("").getHandlers()) {
+      if (handler.getClass().getSimpleName().equals("AppLogCapture")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Test
+  void frontEndInThisJvm_appLogLinesAreNotCapturedForIt() throws Exception {
+    LegacyRpcServer server =
+        new LegacyRpcServer(spec(new EchoApp(), RpcTransport.tcp("127.0.0.1", 0)));
+    server.start();
+    try {
+      assertFalse(capturesAppLogs());
+    } finally {
+      server.stop();
+    }
+  }
+
+  @Test
+  void runtimeForAnotherProcess_capturesAppLogLines() throws Exception {
+    LegacyRpcRuntimeServer runtime =
+        new LegacyRpcRuntimeServer(
+            new LegacyRpcRuntimeServer.Spec(
+                new EchoApp(),
+                dev.aerun.runtime.contract.RequestLimits.defaults(),
+                dev.aerun.runtime.load.Capacity.forThisJvm(),
+                RpcTransport.inProcess()));
+    runtime.start();
+    try {
+      assertTrue(capturesAppLogs());
+    } finally {
+      runtime.stop();
+    }
   }
 }

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 
 /**
@@ -14,9 +13,10 @@ import java.util.logging.Logger;
  * (see {@link EnvVariables}), and stands in for it until it exits.
  *
  * <p>The child is this JVM again: the same {@code java}, the same JVM options (heap, {@code -D},
- * agents), the same class path and arguments; it shares this process's standard streams. A stop
- * signal (SIGTERM or SIGINT) is passed on to the child once, as SIGTERM, and the child drains as
- * usual; this process then exits with the child's exit code. A debugger agent ({@code
+ * agents), the same class path and arguments; it shares this process's standard streams. Every stop
+ * signal (SIGTERM or SIGINT) is passed on to the child as SIGTERM: the first makes it drain as
+ * usual, another during the drain stops it at once, as the same signal twice does to a runtime that
+ * was not relaunched. This process then exits with the child's exit code. A debugger agent ({@code
  * -agentlib:jdwp}) stays with this JVM only, since the child could not listen on the same port. If
  * this process is killed outright (SIGKILL) the child is not stopped: send stop signals, as
  * platforms do.
@@ -63,14 +63,10 @@ final class Relaunch {
       System.err.println("error: cannot start the app's JVM with its <env-variables>: " + e);
       return Launcher.EXIT_START_FAILED;
     }
-    AtomicBoolean forwarded = new AtomicBoolean();
-    Signals.handle(
-        Signals.STOP_SIGNALS,
-        name -> {
-          if (forwarded.compareAndSet(false, true)) {
-            child.destroy(); // SIGTERM: the child drains
-          }
-        });
+    // SIGTERM each time: the child drains on the first and stops at once on the next. (A
+    // terminal's Ctrl-C also reaches the child itself, as SIGINT: the child takes a SIGTERM after a
+    // SIGINT as the same request, so one Ctrl-C still drains.)
+    Signals.handle(Signals.STOP_SIGNALS, name -> child.destroy());
     // Whatever else ends this JVM must not leave the child serving.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(child), "aerun-relaunch-exit"));
     while (true) {

@@ -24,6 +24,7 @@ import dev.aerun.runtime.lifecycle.WarmupHandler;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.security.DevLoginHandler;
 import dev.aerun.runtime.server.PortUnavailableException;
+import dev.aerun.runtime.server.PublicServerSpec;
 import dev.aerun.runtime.server.PublicServers;
 import dev.aerun.runtime.sessions.JdbcSessionStore;
 import dev.aerun.runtime.sessions.WebappSessions;
@@ -228,12 +229,8 @@ final class RuntimeStarter {
       throws StartupException {
     HttpConnectorServer server =
         new HttpConnectorServer(
-            HttpConnectorServer.Spec.defaults(webapp)
-                .withHost(options.address())
-                .withPort(options.port())
-                .withContract(contract(effective(descriptor, options), options))
-                .withLimits(limits(effective(descriptor, options), options))
-                .withCapacity(capacity));
+            new HttpConnectorServer.Spec(
+                webapp, publicServer(effective(descriptor, options), options, capacity)));
     try {
       server.start();
     } catch (Exception | LinkageError e) {
@@ -272,6 +269,19 @@ final class RuntimeStarter {
     }
   }
 
+  /** The public server of every mode and role, from the options and the effective properties. */
+  private static PublicServerSpec publicServer(
+      Map<String, String> effective, LaunchOptions options, Capacity capacity)
+      throws StartupException {
+    return new PublicServerSpec(
+        options.address(),
+        options.port(),
+        contract(effective, options),
+        limits(effective, options),
+        IDLE_TIMEOUT,
+        capacity);
+  }
+
   /** Legacy RPC mode in this process: runtime and front end joined by {@code --rpc-transport}. */
   private static RunningRuntime startLegacy(
       StagedApp app,
@@ -296,14 +306,11 @@ final class RuntimeStarter {
     }
     LegacyRpcServer server =
         new LegacyRpcServer(
-            LegacyRpcServer.Spec.defaults(webapp, environment(descriptor, options))
-                .withHost(options.address())
-                .withPort(options.port())
-                .withContract(contract(effective, options))
-                .withLimits(limits(effective, options))
-                .withIdleTimeout(IDLE_TIMEOUT)
-                .withCapacity(capacity)
-                .withTransport(transport));
+            new LegacyRpcServer.Spec(
+                webapp,
+                publicServer(effective, options, capacity),
+                transport,
+                environment(descriptor, options)));
     Path socketsToDelete = socketDirectory;
     try {
       server.start();
@@ -392,15 +399,7 @@ final class RuntimeStarter {
     LegacyRpcFront front =
         new LegacyRpcFront(
             new LegacyRpcFront.Spec(
-                new FrontServer.Spec(
-                    options.address(),
-                    options.port(),
-                    contract(effective, options),
-                    limits(effective, options),
-                    IDLE_TIMEOUT,
-                    capacity,
-                    environment,
-                    true),
+                new FrontServer.Spec(publicServer(effective, options, capacity), environment, true),
                 target));
     String shown = name != null ? name : environment.applicationId();
     try {

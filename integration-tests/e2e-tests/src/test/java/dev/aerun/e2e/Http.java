@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /** A real HTTP client over real sockets, and a raw socket for requests no client would send. */
-final class Http {
+public final class Http {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   static final HttpClient CLIENT = newClient();
@@ -23,7 +23,7 @@ final class Http {
   private Http() {}
 
   /** A client with its own connection pool. */
-  static HttpClient newClient() {
+  public static HttpClient newClient() {
     return HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(10))
@@ -46,7 +46,7 @@ final class Http {
    * Polls the sample app's {@code /sleep} until it reports {@code count} requests sleeping, for at
    * most 30 s.
    */
-  static void awaitSleeping(RuntimeProcess runtime, int count) throws Exception {
+  public static void awaitSleeping(RuntimeProcess runtime, int count) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     String seen = "";
     while (System.nanoTime() < deadline) {

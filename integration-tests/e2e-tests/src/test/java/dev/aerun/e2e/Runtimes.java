@@ -11,10 +11,10 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * Starts runtimes for a test class, stops them after it, and prints what they logged only when a
  * test fails.
  */
-final class Runtimes implements TestWatcher, AfterAllCallback {
+public final class Runtimes implements TestWatcher, AfterAllCallback {
   private final List<RuntimeProcess> started = new ArrayList<>();
 
-  RuntimeProcess start(RuntimeProcess.Launch launch) throws IOException {
+  public RuntimeProcess start(RuntimeProcess.Launch launch) throws IOException {
     RuntimeProcess runtime = launch.start();
     synchronized (started) {
       started.add(runtime);

@@ -9,7 +9,8 @@ import java.io.IOException;
 /**
  * Answers with the status {@code ?code=N}: through {@code sendError} (the container's error page,
  * with {@code &message=} if given), or with {@code &body=true} by setting it and writing a small
- * body of the app's own.
+ * body of the app's own; {@code &te=CODING} then also sets {@code Transfer-Encoding} and the body's
+ * {@code Content-Length} itself.
  */
 @WebServlet("/status")
 public class StatusServlet extends HttpServlet {
@@ -20,7 +21,13 @@ public class StatusServlet extends HttpServlet {
     if (Boolean.parseBoolean(request.getParameter("body"))) {
       response.setStatus(code);
       response.setContentType("text/plain;charset=utf-8");
-      response.getWriter().print("status " + code + " from the app");
+      String body = "status " + code + " from the app";
+      String transferEncoding = request.getParameter("te");
+      if (transferEncoding != null) {
+        response.setHeader("Transfer-Encoding", transferEncoding);
+        response.setContentLength(body.length());
+      }
+      response.getWriter().print(body);
       return;
     }
     String message = request.getParameter("message");

@@ -21,6 +21,7 @@ import io.grpc.stub.ClientResponseObserver;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpException;
@@ -58,6 +59,7 @@ public class FrontHandler extends Handler.Abstract {
   private final AppEnvironment environment;
   private final EvaluationRuntimeStub runtime;
   private final AppLogLines appLogLines;
+  private final long callTimeoutNanos;
   private final BodyMemory memory;
 
   /**
@@ -67,18 +69,21 @@ public class FrontHandler extends Handler.Abstract {
    * @param environment the app, version and service ids sent with every request
    * @param logAppLines whether the app's log lines that come back with a response are logged here;
    *     false when the runtime shares this JVM and its logging already printed them
+   * @param callTimeout the deadline of a call whose request has none of its own
    */
   public FrontHandler(
       Channel runtime,
       ContractOptions contract,
       RequestLimits limits,
       AppEnvironment environment,
-      boolean logAppLines) {
+      boolean logAppLines,
+      Duration callTimeout) {
     this.contract = new RequestContract(contract);
     this.bodyLimit = limits.requestBodyLimit();
     this.environment = environment;
     this.runtime = EvaluationRuntimeGrpc.newStub(runtime);
     this.appLogLines = logAppLines ? new AppLogLines() : null;
+    this.callTimeoutNanos = callTimeout.toNanos();
     this.memory = BodyMemory.forThisJvm();
   }
 
@@ -263,15 +268,16 @@ public class FrontHandler extends Handler.Abstract {
       UPRequest up =
           UpRequests.build(
               request, result, environment, bytes, trailers, bodyOverLimit, bodyErrorStatus);
-      EvaluationRuntimeStub stub = runtime;
-      if (result.hasDeadline()) {
-        long remaining = result.deadlineNanos() - System.nanoTime();
-        stub = stub.withDeadline(Deadline.after(remaining, TimeUnit.NANOSECONDS));
-      }
+      // Every call has a deadline: the request's own, else the default, so that no call waits
+      // forever on a runtime that stopped answering.
+      long remaining =
+          result.hasDeadline() ? result.deadlineNanos() - System.nanoTime() : callTimeoutNanos;
+      EvaluationRuntimeStub stub =
+          runtime.withDeadline(Deadline.after(remaining, TimeUnit.NANOSECONDS));
       request.addFailureListener(this::clientFailed);
       // While the app runs, the connection is idle with nothing to read or write; Jetty would fail
       // the request at its idle timeout. A servlet thread in HttpConnector mode is not cut short
-      // that way either: the request deadline bounds the call instead.
+      // that way either: the call's deadline bounds the wait instead.
       request.addIdleTimeoutListener(timeout -> false);
       stub.handleRequest(up, this);
     }
@@ -281,11 +287,18 @@ public class FrontHandler extends Handler.Abstract {
       call = requestStream;
     }
 
-    /** The client went away: the app's work is of no use any more. */
+    /**
+     * The client's request failed (the client went away, or the server is stopping and closing
+     * connections): the app's work is of no use any more, and nothing is answered.
+     */
     private void clientFailed(Throwable failure) {
       ClientCallStreamObserver<UPRequest> running = call;
-      if (running != null && !answered.get()) {
+      if (running != null && answered.compareAndSet(false, true)) {
         running.cancel("client request failed", failure);
+        // As in HttpConnector mode, whose app thread writes to a closed connection: the client
+        // gets no response. Without the close, Jetty would answer the failure with a 500.
+        request.getConnectionMetaData().getConnection().getEndPoint().close(failure);
+        callback.failed(failure);
       }
     }
 

@@ -1,12 +1,10 @@
 package dev.aerun.rpc.front;
 
-import dev.aerun.runtime.contract.ContractOptions;
-import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.lifecycle.DrainHandler;
-import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.logging.AccessLog;
+import dev.aerun.runtime.server.PublicServerSpec;
 import dev.aerun.runtime.server.PublicServers;
 import io.grpc.Channel;
 import java.time.Duration;
@@ -30,54 +28,60 @@ public final class FrontServer {
   /**
    * What the front server needs. Immutable.
    *
-   * @param host the address to bind, or null for all interfaces
-   * @param port the port to bind; 0 picks a free one (see {@link #port()})
-   * @param contract trust policy and header visibility
-   * @param limits body and header size limits
-   * @param idleTimeout how long an idle connection stays open
-   * @param capacity how many requests run at once and wait, and on which threads
+   * @param server where to listen, trust, limits and capacity (see {@link #port()} for port 0)
    * @param environment the app, version and service ids sent to the runtime
    * @param logAppLines whether to log the app's log lines that come back with each response (false
    *     when the runtime shares this JVM and already logged them)
+   * @param callTimeout the deadline of a call to the runtime when the request carries none of its
+   *     own ({@code X-AppEngine-Timeout-Ms} from a trusted front end): a wedged runtime, or one cut
+   *     off without its socket closing, must not hold the front end's slots forever
    */
   public record Spec(
-      String host,
-      int port,
-      ContractOptions contract,
-      RequestLimits limits,
-      Duration idleTimeout,
-      Capacity capacity,
+      PublicServerSpec server,
       AppEnvironment environment,
-      boolean logAppLines) {
+      boolean logAppLines,
+      Duration callTimeout) {
+    /** The platform's longest request: 10 minutes (automatic scaling's request timeout). */
+    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofMinutes(10);
+
     public Spec {
-      Objects.requireNonNull(contract, "contract");
-      Objects.requireNonNull(limits, "limits");
-      Objects.requireNonNull(idleTimeout, "idleTimeout");
+      Objects.requireNonNull(server, "server");
       Objects.requireNonNull(environment, "environment");
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("port out of range: " + port);
+      Objects.requireNonNull(callTimeout, "callTimeout");
+      if (callTimeout.isNegative() || callTimeout.isZero()) {
+        throw new IllegalArgumentException("callTimeout must be positive: " + callTimeout);
       }
-      Objects.requireNonNull(capacity, "capacity");
+    }
+
+    /** With the {@link #DEFAULT_CALL_TIMEOUT}. */
+    public Spec(PublicServerSpec server, AppEnvironment environment, boolean logAppLines) {
+      this(server, environment, logAppLines, DEFAULT_CALL_TIMEOUT);
     }
   }
 
   public FrontServer(Spec spec, Channel runtime) {
     this.spec = spec;
-    this.server = PublicServers.newServer("aerun-front", spec.capacity());
+    PublicServerSpec serving = spec.server();
+    this.server = PublicServers.newServer("aerun-front", serving.capacity());
     // Health and draining -> concurrency limit (before any body is buffered) -> body timeout (a
     // slow body cannot keep its slot) -> the call.
-    Handler.Wrapper bodyTimeout = spec.limits().newBodyTimeoutHandler();
+    Handler.Wrapper bodyTimeout = serving.limits().newBodyTimeoutHandler();
     bodyTimeout.setHandler(
         new FrontHandler(
-            runtime, spec.contract(), spec.limits(), spec.environment(), spec.logAppLines()));
-    this.drain = new DrainHandler(new ConcurrencyLimitHandler(spec.capacity(), bodyTimeout));
+            runtime,
+            serving.contract(),
+            serving.limits(),
+            spec.environment(),
+            spec.logAppLines(),
+            spec.callTimeout()));
+    this.drain = new DrainHandler(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout));
     server.setHandler(drain);
     // One request-log line per request, written here where the client's status, size and latency
     // are known; the runtime side writes none.
     server.setRequestLog(new AccessLog());
     this.connector =
         PublicServers.newConnector(
-            server, spec.limits(), spec.host(), spec.port(), spec.idleTimeout());
+            server, serving.limits(), serving.host(), serving.port(), serving.idleTimeout());
   }
 
   /**

@@ -84,7 +84,9 @@ final class UpResponses {
       Callback callback,
       boolean closeConnection) {
     int status = up.getHttpStatus();
-    if (status < 100 || status > 599) {
+    // Any three-digit status goes out as the app set it, as HttpConnector mode's Jetty sends it
+    // (RFC 9110 has clients treat one they do not know as 5xx); anything else is no status.
+    if (status < 100 || status > 999) {
       log.warning(() -> "runtime answered an invalid status " + status);
       Response.writeError(request, response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500);
       return;

@@ -3,6 +3,7 @@ package dev.aerun.rpc.runtime;
 import dev.aerun.rpc.proto.EvaluationRuntimeGrpc;
 import dev.aerun.rpc.proto.UPRequest;
 import dev.aerun.rpc.proto.UPResponse;
+import dev.aerun.runtime.load.Capacity;
 import io.grpc.Context;
 import io.grpc.Deadline;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -18,17 +19,27 @@ import org.eclipse.jetty.io.EofException;
  * connector and returns at once. The answer is sent from whichever thread completes the request; no
  * gRPC thread ever waits for the app.
  *
- * <p>A cancelled call (the front end's client went away, or the call's deadline passed) aborts the
- * request as a closed connection would. Nothing in an answer's {@code error_message} comes from an
- * exception: it is one of a few fixed, client-safe phrases.
+ * <p>Calls beyond what the runtime's {@link Capacity} runs and queues are answered {@code
+ * UNKNOWN_APP} (503 at the front end) at once. A cancelled call (the front end's client went away,
+ * or the call's deadline passed) aborts the request as a closed connection would. Nothing in an
+ * answer's {@code error_message} comes from an exception: it is one of a few fixed, client-safe
+ * phrases.
  */
 final class EvaluationRuntimeService extends EvaluationRuntimeGrpc.EvaluationRuntimeImplBase {
   private static final Logger log = Logger.getLogger(EvaluationRuntimeService.class.getName());
 
   private final RpcRuntime runtime;
+  private final int maxCallsInProgress;
 
   EvaluationRuntimeService(RpcRuntime runtime) {
     this.runtime = runtime;
+    Capacity capacity = runtime.spec().capacity();
+    // As many calls as the capacity runs and queues: what a front end with the same capacity sends.
+    this.maxCallsInProgress =
+        (int)
+            Math.min(
+                Integer.MAX_VALUE,
+                (long) capacity.maxConcurrentRequests() + capacity.maxQueuedRequests());
   }
 
   @Override
@@ -42,6 +53,18 @@ final class EvaluationRuntimeService extends EvaluationRuntimeGrpc.EvaluationRun
                   UPResponse.Error.UNKNOWN_APP,
                   HttpStatus.SERVICE_UNAVAILABLE_503,
                   "the runtime is not started")
+              .build());
+      return;
+    }
+    if (connector.callsInProgress() >= maxCallsInProgress) {
+      // More calls than the front end's capacity lets through (a second front end, or one
+      // configured for more): refused at once, rather than queued without bound for a thread.
+      send(
+          observer,
+          RpcConnection.error(
+                  UPResponse.Error.UNKNOWN_APP,
+                  HttpStatus.SERVICE_UNAVAILABLE_503,
+                  "the runtime is overloaded")
               .build());
       return;
     }

@@ -3,9 +3,6 @@ package dev.aerun.rpc.runtime;
 import dev.aerun.rpc.proto.UPRequest;
 import dev.aerun.rpc.proto.UPResponse;
 import dev.aerun.runtime.contract.RequestAttributes;
-import dev.aerun.runtime.load.BodyMemory;
-import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,31 +10,24 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.eclipse.jetty.http.BadMessageException;
-import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.http.MetaData;
-import org.eclipse.jetty.http.Trailers;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.AbstractMetaDataConnection;
-import org.eclipse.jetty.server.HttpStream;
+import org.eclipse.jetty.server.HttpChannel;
 import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.internal.HttpChannelState;
 import org.eclipse.jetty.util.Attributes;
-import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.VirtualThreads;
 
 /**
  * One {@code HandleRequest} call on the back server: a connection carrying exactly one request,
  * like an HTTP/1.1 connection that closes after its first exchange.
  *
- * <p>It drives a Jetty {@link HttpChannelState} as Jetty's own HTTP/1.1 connection does, but
- * without bytes to parse or generate: the request metadata comes from the {@link UPRequest}
- * (translated by {@link UpRequestTranslator}), the body is served from the message's bytes, and the
- * response Jetty sends to the {@link HttpStream} is captured into a {@link CapturedResponse}. When
- * Jetty completes the stream (the handler's callback completed and the last write finished), the
- * {@link UPResponse} goes to the {@code answer} consumer, exactly once.
+ * <p>It drives a Jetty {@link HttpChannel} (through its public API only) as Jetty's own HTTP/1.1
+ * connection does, but without bytes to parse or generate: the request metadata comes from the
+ * {@link UPRequest} (translated by {@link UpRequestTranslator}), and its {@link RpcStream} serves
+ * the body from the message's bytes and captures the response. When Jetty completes the stream (the
+ * handler's callback completed and the last write finished), the {@link UPResponse} goes to the
+ * {@code answer} consumer, exactly once.
  */
 final class RpcConnection extends AbstractMetaDataConnection {
   private static final Logger log = Logger.getLogger(RpcConnection.class.getName());
@@ -47,32 +37,12 @@ final class RpcConnection extends AbstractMetaDataConnection {
   private final RpcConnector connector;
   private final RpcEndPoint endPoint;
   private final UpRequestTranslator.Translated request;
-  private final long responseLimit;
   private final Consumer<UPResponse> answer;
   private final AtomicBoolean answered = new AtomicBoolean();
   private final Attributes attributes = new Attributes.Lazy();
-  private final AppLogCapture.Lines logs = new AppLogCapture.Lines();
-  private final Stream stream = new Stream();
-  private final CapturedResponse response = new CapturedResponse(BodyMemory.forThisJvm());
-
-  // Guarded by stream: the request body still to read (its blocks, in order: see BodyBuffer),
-  // and the response state.
-  private final ArrayDeque<ByteBuffer> body;
-  private HttpFields trailers;
-
-  /** Non-zero when the app's read past the body must fail with this status (see read()). */
-  private final int bodyFailureStatus;
-
-  private boolean bodyRead;
-  private boolean bodyFailureReported;
-  private boolean lastSent;
-  private boolean bodyTooLargeForMessage;
-
-  /** Bytes the app tried to write, counted before the size limit (see ResponseSizeTracker). */
-  private final AtomicLong attemptedResponseBytes = new AtomicLong();
-
-  private volatile HttpChannelState channel;
-  private volatile Throwable aborted;
+  private final AppLogCapture.Lines logs;
+  private final RpcStream stream;
+  private volatile HttpChannel channel;
 
   private RpcConnection(
       RpcConnector connector,
@@ -85,11 +55,15 @@ final class RpcConnection extends AbstractMetaDataConnection {
     this.connector = connector;
     this.endPoint = endPoint;
     this.request = request;
-    this.responseLimit = responseLimit;
     this.answer = answer;
-    this.body = new ArrayDeque<>(up.getRequest().getBody().asReadOnlyByteBufferList());
-    this.trailers = request.trailers();
-    this.bodyFailureStatus = bodyFailureStatus(up.getRequest());
+    this.logs = connector.capturesAppLogs() ? new AppLogCapture.Lines() : null;
+    this.stream =
+        new RpcStream(
+            this,
+            up.getRequest().getBody().asReadOnlyByteBufferList(),
+            request.trailers(),
+            bodyFailureStatus(up.getRequest()),
+            responseLimit);
   }
 
   /** 413 past the limit, the client error the front end met, or 0 when the body is whole. */
@@ -141,7 +115,7 @@ final class RpcConnection extends AbstractMetaDataConnection {
   }
 
   private void run() {
-    HttpChannelState httpChannel = new HttpChannelState(this);
+    HttpChannel httpChannel = newHttpChannel();
     httpChannel.initialize();
     httpChannel.setHttpStream(stream);
     Runnable handler;
@@ -153,7 +127,7 @@ final class RpcConnection extends AbstractMetaDataConnection {
       return;
     }
     channel = httpChannel;
-    if (aborted != null) {
+    if (stream.isAborted()) {
       // Cancelled while starting: nobody waits for an answer, the app need not run.
       finish(UPResponse.Error.UNEXPECTED_ERROR, "call cancelled");
       return;
@@ -161,15 +135,7 @@ final class RpcConnection extends AbstractMetaDataConnection {
     Request channelRequest = httpChannel.getRequest();
     httpChannel.getComplianceViolationListener().onRequestBegin(channelRequest);
     RequestAttributes.setAll(channelRequest, request.contract());
-    Runnable task =
-        () -> {
-          AppLogCapture.Lines previous = AppLogCapture.bind(logs);
-          try {
-            handler.run();
-          } finally {
-            AppLogCapture.restore(previous);
-          }
-        };
+    Runnable task = logs == null ? handler : () -> runCapturingLogs(handler);
     try {
       // The app may block: on virtual threads when the pool has them, as Jetty's own connectors
       // dispatch blocking handlers.
@@ -182,17 +148,31 @@ final class RpcConnection extends AbstractMetaDataConnection {
   }
 
   /**
+   * The channel Jetty's connector would make: its bean if one is configured, else Jetty's default.
+   */
+  private HttpChannel newHttpChannel() {
+    HttpChannel.Factory factory = connector.getBean(HttpChannel.Factory.class);
+    return (factory != null ? factory : new HttpChannel.DefaultFactory()).newHttpChannel(this);
+  }
+
+  private void runCapturingLogs(Runnable handler) {
+    AppLogCapture.Lines previous = AppLogCapture.bind(logs);
+    try {
+      handler.run();
+    } finally {
+      AppLogCapture.restore(previous);
+    }
+  }
+
+  /**
    * Aborts the request as a closed client connection would: pending and later reads and writes
    * fail, the request's failure listeners run. The app's threads are not interrupted.
    */
   void abort(Throwable cause) {
-    synchronized (stream) {
-      if (aborted != null) {
-        return;
-      }
-      aborted = cause;
+    if (!stream.abort(cause)) {
+      return;
     }
-    HttpChannelState httpChannel = channel;
+    HttpChannel httpChannel = channel;
     Runnable task = httpChannel == null ? null : httpChannel.onFailure(cause);
     if (task != null) {
       try {
@@ -214,47 +194,34 @@ final class RpcConnection extends AbstractMetaDataConnection {
     if (!answered.compareAndSet(false, true)) {
       return false;
     }
-    up.addAllAppLogs(logs.close());
+    if (logs != null) {
+      up.addAllAppLogs(logs.close());
+    }
     answer.accept(up.build());
     return true;
   }
 
   /** Adds bytes the app tries to write, whether or not the size limit lets them through. */
   void countResponseBytes(long bytes) {
-    attemptedResponseBytes.addAndGet(bytes);
+    stream.countResponseBytes(bytes);
   }
 
-  private boolean overflowed() {
-    return bodyTooLargeForMessage
-        || (responseLimit >= 0 && attemptedResponseBytes.get() > responseLimit);
-  }
-
-  /** Jetty completed the stream: builds the answer from what was captured. */
-  private void complete(Throwable failure) {
-    UPResponse.Builder up;
-    synchronized (stream) {
-      if (response.isCommitted() && lastSent) {
-        // The whole response went out, the app's own or Jetty's error page: as in HttpConnector
-        // mode, the client gets it, whatever failed afterwards.
-        up = response.toUpResponse();
-      } else if (response.outOfMemory()) {
-        up =
-            error(
-                UPResponse.Error.OVERLOADED,
-                HttpStatus.SERVICE_UNAVAILABLE_503,
-                "no memory left for the response");
-      } else if (overflowed()) {
-        up = error(UPResponse.Error.RESPONSE_TOO_LARGE, 500, "response too large");
-      } else if (response.isCommitted()) {
-        up = error(UPResponse.Error.APP_FAILURE, 500, "the app failed after its response started");
-      } else {
-        up = error(UPResponse.Error.UNEXPECTED_ERROR, 500, "the request failed");
-      }
+  /** The stream has more to read (or a failure): lets Jetty read again at once. */
+  void contentAvailable() {
+    HttpChannel httpChannel = channel;
+    Runnable onContent = httpChannel == null ? null : httpChannel.onContentAvailable();
+    if (onContent != null) {
+      onContent.run();
     }
-    if (failure != null && aborted == null && log.isLoggable(Level.FINE)) {
+  }
+
+  /** Jetty completed the stream: answers with what was captured. */
+  void complete(Throwable failure) {
+    UPResponse.Builder up = stream.toUpResponse();
+    if (failure != null && !stream.isAborted() && log.isLoggable(Level.FINE)) {
       log.log(Level.FINE, "request " + id + " completed with a failure", failure);
     }
-    HttpChannelState httpChannel = channel;
+    HttpChannel httpChannel = channel;
     if (httpChannel != null) {
       // As Jetty's own connections do once a stream completes: an app that kept the request gets
       // "channel already completed" from it instead of a view of a finished exchange.
@@ -262,10 +229,7 @@ final class RpcConnection extends AbstractMetaDataConnection {
     }
     closeEndPoint();
     answer(up);
-    synchronized (stream) {
-      // Handed over: a front end in this process counts the body while it writes it.
-      response.release();
-    }
+    stream.release();
   }
 
   private void finish(UPResponse.Error error, String message) {
@@ -340,166 +304,5 @@ final class RpcConnection extends AbstractMetaDataConnection {
   @Override
   public void clearAttributes() {
     attributes.clearAttributes();
-  }
-
-  /** The request's stream: body from the message, response into the capture. */
-  private final class Stream implements HttpStream {
-    @Override
-    public String getId() {
-      return Long.toString(id);
-    }
-
-    @Override
-    public Content.Chunk read() {
-      BadMessageException bodyFailure;
-      boolean fails = bodyFailureStatus != 0;
-      synchronized (this) {
-        Throwable failure = aborted;
-        if (failure != null) {
-          return Content.Chunk.from(failure, true);
-        }
-        if (!bodyRead) {
-          ByteBuffer bytes = body.poll();
-          while (bytes != null && !bytes.hasRemaining()) {
-            bytes = body.poll();
-          }
-          bodyRead = body.isEmpty();
-          if (bytes == null) {
-            bodyRead = true;
-            if (!fails) {
-              return endOfBody();
-            }
-          } else {
-            // With trailers, they are the last chunk, as Jetty's parser delivers them.
-            return Content.Chunk.from(bytes, bodyRead && !fails && trailers == null);
-          }
-        }
-        if (!fails) {
-          return endOfBody();
-        }
-        if (bodyFailureReported) {
-          return null; // the request's failure answers every read from now on
-        }
-        bodyFailureReported = true;
-        if (bodyFailureStatus == HttpStatus.PAYLOAD_TOO_LARGE_413) {
-          bodyFailure =
-              new BadMessageException(
-                  HttpStatus.PAYLOAD_TOO_LARGE_413, "Request body is too large: over the limit");
-        } else {
-          bodyFailure = new BadMessageException(bodyFailureStatus);
-        }
-      }
-      // The client sent more than the limit, or malformed framing: fail the request as
-      // HttpConnector mode's SizeLimitHandler or parser does when the app's read reaches that
-      // point, so the app's read ends in the same error.
-      HttpChannelState httpChannel = channel;
-      if (httpChannel != null) {
-        httpChannel.getRequest().fail(bodyFailure);
-      }
-      return null;
-    }
-
-    /** After the body: its trailers once, if any, then the end. Guarded by this. */
-    private Content.Chunk endOfBody() {
-      HttpFields fields = trailers;
-      trailers = null;
-      return fields == null ? Content.Chunk.EOF : new Trailers(fields);
-    }
-
-    @Override
-    public void demand() {
-      // Everything there is to read is here already (or a failure is): read again at once.
-      HttpChannelState httpChannel = channel;
-      Runnable onContent = httpChannel == null ? null : httpChannel.onContentAvailable();
-      if (onContent != null) {
-        onContent.run();
-      }
-    }
-
-    @Override
-    public void prepareResponse(org.eclipse.jetty.http.HttpFields.Mutable headers) {
-      // Nothing protocol specific: the front server frames the response for its client.
-    }
-
-    @Override
-    public void send(
-        MetaData.Request request,
-        MetaData.Response metaData,
-        boolean last,
-        ByteBuffer content,
-        Callback callback) {
-      Throwable failure;
-      synchronized (this) {
-        failure = aborted;
-        if (failure == null) {
-          if (metaData != null && HttpStatus.isInterim(metaData.getStatus())) {
-            // 100 Continue or 103 Early Hints: the front end answers with the final response only.
-            failure = null;
-          } else {
-            if (metaData != null && !response.isCommitted()) {
-              response.commit(request, metaData);
-            }
-            if (!response.append(content)) {
-              bodyTooLargeForMessage = !response.outOfMemory();
-              failure =
-                  new BadMessageException(
-                      HttpStatus.INTERNAL_SERVER_ERROR_500, "Response body is too large");
-            } else if (last) {
-              lastSent = true;
-            }
-          }
-        }
-      }
-      // Buffering never waits, so every write completes at once.
-      if (failure == null) {
-        callback.succeeded();
-      } else {
-        callback.failed(failure);
-      }
-    }
-
-    @Override
-    public Runnable cancelSend(Throwable cause, Callback appCallback) {
-      // Sends complete before they return: there is never one to cancel.
-      return () -> appCallback.failed(cause);
-    }
-
-    @Override
-    public long getIdleTimeout() {
-      return endPoint.getIdleTimeout();
-    }
-
-    @Override
-    public void setIdleTimeout(long idleTimeoutMs) {
-      endPoint.setIdleTimeout(idleTimeoutMs);
-    }
-
-    @Override
-    public boolean isCommitted() {
-      synchronized (this) {
-        return response.isCommitted();
-      }
-    }
-
-    @Override
-    public Throwable consumeAvailable() {
-      // What the app did not read is simply dropped: it is all in memory already.
-      synchronized (this) {
-        bodyRead = true;
-        body.clear();
-        trailers = null;
-      }
-      return null;
-    }
-
-    @Override
-    public void succeeded() {
-      complete(null);
-    }
-
-    @Override
-    public void failed(Throwable x) {
-      complete(x);
-    }
   }
 }

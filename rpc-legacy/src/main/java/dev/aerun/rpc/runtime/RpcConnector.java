@@ -1,6 +1,7 @@
 package dev.aerun.rpc.runtime;
 
 import java.io.EOFException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.AbstractConnectionFactory;
@@ -19,15 +20,23 @@ final class RpcConnector extends AbstractConnector {
   static final String PROTOCOL = "aerun-rpc";
 
   private final HttpConfiguration httpConfiguration;
+  private final boolean captureAppLogs;
+  private final AtomicInteger callsInProgress = new AtomicInteger();
 
-  RpcConnector(Server server, HttpConfiguration httpConfiguration) {
+  RpcConnector(Server server, HttpConfiguration httpConfiguration, boolean captureAppLogs) {
     // No acceptor threads: calls arrive through the gRPC service, not a socket.
     super(server, null, null, null, 0, new Factory(httpConfiguration));
     this.httpConfiguration = httpConfiguration;
+    this.captureAppLogs = captureAppLogs;
   }
 
   HttpConfiguration httpConfiguration() {
     return httpConfiguration;
+  }
+
+  /** Whether each call's answer carries the app's log lines (see {@link RpcRuntime.Spec}). */
+  boolean capturesAppLogs() {
+    return captureAppLogs;
   }
 
   @Override
@@ -40,14 +49,21 @@ final class RpcConnector extends AbstractConnector {
     return null;
   }
 
+  /** Calls between {@link #opened} and {@link #closed}: running or waiting for a thread. */
+  int callsInProgress() {
+    return callsInProgress.get();
+  }
+
   /** Registers a call's end point and opens its connection. */
   void opened(RpcEndPoint endPoint) {
+    callsInProgress.incrementAndGet();
     onEndPointOpened(endPoint);
     endPoint.onOpen();
   }
 
   /** Forgets a finished call's end point. */
   void closed(RpcEndPoint endPoint) {
+    callsInProgress.decrementAndGet();
     onEndPointClosed(endPoint);
   }
 

@@ -2,6 +2,7 @@ package dev.aerun.rpc.runtime;
 
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.contract.TransferEncodingHandler;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.logging.RequestTraceHandler;
 import dev.aerun.runtime.server.PublicServers;
@@ -26,8 +27,8 @@ import org.eclipse.jetty.server.Server;
  *
  * <p>The request path, top to bottom: the RPC connector builds the Jetty request and sets the
  * request attributes → the body size limits ({@link RequestLimits#newBodySizeLimitHandler()}) → a
- * counter of the bytes the app writes → the app. Errors use the server's {@code
- * NoDetailsErrorHandler}.
+ * counter of the bytes the app writes → the app's framing headers dropped ({@link
+ * TransferEncodingHandler}) → the app. Errors use the server's {@code NoDetailsErrorHandler}.
  */
 public final class RpcRuntime {
   /**
@@ -45,12 +46,20 @@ public final class RpcRuntime {
    * @param app the app's handler, e.g. the webapp context
    * @param limits body size limits, as in HttpConnector mode
    * @param capacity how many requests run at once and wait, and on which threads
+   * @param captureAppLogs whether the app's log lines of each request ride back in its {@code
+   *     UPResponse}: only worth their cost when the front end is another process, which logs them;
+   *     a front end in this JVM would throw them away, the runtime's logging printed them already
    */
-  public record Spec(Handler app, RequestLimits limits, Capacity capacity) {
+  public record Spec(Handler app, RequestLimits limits, Capacity capacity, boolean captureAppLogs) {
     public Spec {
       Objects.requireNonNull(app, "app");
       Objects.requireNonNull(limits, "limits");
       Objects.requireNonNull(capacity, "capacity");
+    }
+
+    /** A runtime whose answers carry the app's log lines. */
+    public Spec(Handler app, RequestLimits limits, Capacity capacity) {
+      this(app, limits, capacity, true);
     }
   }
 
@@ -63,7 +72,8 @@ public final class RpcRuntime {
   public RpcRuntime(Spec spec) {
     this.spec = spec;
     this.server = PublicServers.newServer("aerun-rpc", spec.capacity());
-    this.connector = new RpcConnector(server, httpConfiguration(spec.limits()));
+    this.connector =
+        new RpcConnector(server, httpConfiguration(spec.limits()), spec.captureAppLogs());
     server.addConnector(connector);
 
     // The request path: limits -> byte counter -> app.
@@ -71,7 +81,7 @@ public final class RpcRuntime {
     // The trace handler publishes the request's trace (attributes set by the RPC connection) so
     // the app's log lines made on this thread are correlated, as in HttpConnector mode.
     server.setHandler(new RequestTraceHandler(sizeLimits));
-    sizeLimits.setHandler(new ResponseSizeTracker(spec.app()));
+    sizeLimits.setHandler(new ResponseSizeTracker(new TransferEncodingHandler(spec.app())));
     this.service = new EvaluationRuntimeService(this);
   }
 
@@ -91,7 +101,9 @@ public final class RpcRuntime {
    * stopped again and the failure thrown.
    */
   public void start() throws Exception {
-    AppLogCapture.install();
+    if (spec.captureAppLogs()) {
+      AppLogCapture.install();
+    }
     try {
       server.start();
     } catch (Exception | Error e) {
@@ -100,7 +112,9 @@ public final class RpcRuntime {
       } catch (Exception suppressed) {
         e.addSuppressed(suppressed);
       } finally {
-        AppLogCapture.uninstall();
+        if (spec.captureAppLogs()) {
+          AppLogCapture.uninstall();
+        }
       }
       throw e;
     }
@@ -117,7 +131,7 @@ public final class RpcRuntime {
     try {
       server.stop();
     } finally {
-      if (wasRunning) {
+      if (wasRunning && spec.captureAppLogs()) {
         AppLogCapture.uninstall();
       }
     }

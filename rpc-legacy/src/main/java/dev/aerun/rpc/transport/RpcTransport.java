@@ -21,9 +21,11 @@ import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * How legacy mode's front server and runtime talk gRPC (DESIGN §5). Immutable; {@link #parse} reads
@@ -60,6 +62,15 @@ public final class RpcTransport {
    * the app's log lines.
    */
   static final int MESSAGE_OVERHEAD_BYTES = 16 * 1024 * 1024;
+
+  /**
+   * How often each end of a socket transport pings an idle connection, and how long it waits for
+   * the answer: a runtime that vanished without closing its socket (a crashed host, a dropped
+   * route) is noticed within a minute, and calls on it fail instead of waiting forever.
+   */
+  static final Duration KEEP_ALIVE_TIME = Duration.ofSeconds(30);
+
+  static final Duration KEEP_ALIVE_TIMEOUT = Duration.ofSeconds(10);
 
   private final Kind kind;
   private final String name;
@@ -303,6 +314,11 @@ public final class RpcTransport {
     }
     try {
       return builder
+          .keepAliveTime(KEEP_ALIVE_TIME.toNanos(), TimeUnit.NANOSECONDS)
+          .keepAliveTimeout(KEEP_ALIVE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)
+          // The front end pings as often: allow it, even between calls.
+          .permitKeepAliveTime(KEEP_ALIVE_TIME.toNanos(), TimeUnit.NANOSECONDS)
+          .permitKeepAliveWithoutCalls(true)
           .bossEventLoopGroup(boss)
           .workerEventLoopGroup(workers)
           .addService(service)
@@ -343,7 +359,8 @@ public final class RpcTransport {
         NettyChannelBuilder builder =
             NettyChannelBuilder.forAddress(new InetSocketAddress(host, port))
                 .channelType(NioSocketChannel.class, InetSocketAddress.class);
-        return new RpcChannel(buildNetty(builder, group, maxMessageBytes), this, List.of(group));
+        return RpcChannel.reconnecting(
+            buildNetty(builder, group, maxMessageBytes), this, List.of(group), group);
       }
       case UNIX -> {
         requireUnixSockets();
@@ -351,7 +368,8 @@ public final class RpcTransport {
         NettyChannelBuilder builder =
             NettyChannelBuilder.forAddress(new DomainSocketAddress(path.toString()))
                 .channelType(EpollDomainSocketChannel.class, DomainSocketAddress.class);
-        return new RpcChannel(buildNetty(builder, group, maxMessageBytes), this, List.of(group));
+        return RpcChannel.reconnecting(
+            buildNetty(builder, group, maxMessageBytes), this, List.of(group), group);
       }
       default -> throw new AssertionError(kind);
     }
@@ -361,6 +379,9 @@ public final class RpcTransport {
       NettyChannelBuilder builder, EventLoopGroup group, int maxMessageBytes) {
     return builder
         .eventLoopGroup(group)
+        .keepAliveTime(KEEP_ALIVE_TIME.toNanos(), TimeUnit.NANOSECONDS)
+        .keepAliveTimeout(KEEP_ALIVE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)
+        .keepAliveWithoutCalls(true)
         .usePlaintext()
         .directExecutor()
         .maxInboundMessageSize(maxMessageBytes)

@@ -16,6 +16,7 @@ import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.contract.TrustPolicy;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.load.Capacity;
+import dev.aerun.runtime.server.PublicServerSpec;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -66,12 +67,13 @@ class FrontHandlerTest {
     front =
         new FrontServer(
             new FrontServer.Spec(
-                "127.0.0.1",
-                0,
-                new ContractOptions(trust, false),
-                limits,
-                idleTimeout,
-                new Capacity(20, 20, Duration.ofSeconds(1), false),
+                new PublicServerSpec(
+                    "127.0.0.1",
+                    0,
+                    new ContractOptions(trust, false),
+                    limits,
+                    idleTimeout,
+                    new Capacity(20, 20, Duration.ofSeconds(1), false)),
                 ENVIRONMENT,
                 true),
             channel);

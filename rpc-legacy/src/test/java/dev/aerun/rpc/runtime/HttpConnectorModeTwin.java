@@ -45,7 +45,7 @@ final class HttpConnectorModeTwin implements AutoCloseable {
     Handler.Wrapper sizeLimits = limits.newBodySizeLimitHandler();
     server.setHandler(contract);
     contract.setHandler(sizeLimits);
-    sizeLimits.setHandler(app);
+    sizeLimits.setHandler(new dev.aerun.runtime.contract.TransferEncodingHandler(app));
     server.start();
   }
 

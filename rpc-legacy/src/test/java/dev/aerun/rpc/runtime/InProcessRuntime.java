@@ -27,9 +27,12 @@ final class InProcessRuntime implements AutoCloseable {
   final EvaluationRuntimeGrpc.EvaluationRuntimeBlockingStub stub;
 
   InProcessRuntime(Handler app, RequestLimits limits, boolean start) throws Exception {
-    runtime =
-        new RpcRuntime(
-            new RpcRuntime.Spec(app, limits, new Capacity(8, 8, Duration.ofSeconds(1), false)));
+    this(app, limits, new Capacity(8, 8, Duration.ofSeconds(1), false), start);
+  }
+
+  InProcessRuntime(Handler app, RequestLimits limits, Capacity capacity, boolean start)
+      throws Exception {
+    runtime = new RpcRuntime(new RpcRuntime.Spec(app, limits, capacity));
     if (start) {
       runtime.start();
     }

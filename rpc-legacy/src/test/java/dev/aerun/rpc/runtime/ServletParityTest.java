@@ -38,7 +38,13 @@ public class ServletParityTest {
   private HttpConnectorModeTwin twin;
   private InProcessRuntime rpc;
 
-  /** Prints what it sees of the request; {@code ?size=N} streams N more bytes; /boom throws. */
+  /** What the app's body read threw, per request, in order: {@code /read-failure} adds to it. */
+  static final List<String> READ_FAILURES = Collections.synchronizedList(new ArrayList<>());
+
+  /**
+   * Prints what it sees of the request; {@code ?size=N} streams N more bytes; /boom throws;
+   * /read-failure reads the body and notes what the read threw.
+   */
   public static final class InfoServlet extends HttpServlet {
     public InfoServlet() {}
 
@@ -47,6 +53,29 @@ public class ServletParityTest {
         throws ServletException, IOException {
       if (request.getRequestURI().endsWith("/boom")) {
         throw new ServletException(TestApp.SECRET);
+      }
+      if (request.getRequestURI().endsWith("/framing")) {
+        // An app that frames its response itself.
+        String te = request.getParameter("te");
+        response.setHeader("Transfer-Encoding", te == null ? "chunked" : te);
+        if (request.getParameter("after") != null) {
+          response.setContentLength(5);
+          response.setHeader("Transfer-Encoding", te == null ? "chunked" : te);
+        } else {
+          response.setContentLength(5);
+        }
+        response.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+        return;
+      }
+      if (request.getRequestURI().endsWith("/read-failure")) {
+        try {
+          request.getInputStream().readAllBytes();
+          READ_FAILURES.add("none");
+        } catch (IOException | RuntimeException e) {
+          READ_FAILURES.add((e instanceof IOException ? "IOException " : "unchecked ") + e);
+          throw e;
+        }
+        return;
       }
       byte[] body = request.getInputStream().readAllBytes();
       response.setContentType("text/plain;charset=utf-8");
@@ -259,5 +288,47 @@ public class ServletParityTest {
     assertEquals(http.getStatus(), answer.getHttpStatus());
     assertEquals(413, answer.getHttpStatus());
     assertArrayEquals(http.getContentBytes(), answer.getBody().toByteArray());
+  }
+
+  @Test
+  void servlet_malformedBodyFailsTheReadWithAnIOExceptionBothWays() throws Exception {
+    READ_FAILURES.clear();
+    HttpTester.Response http =
+        twin.request(
+            "POST /app/read-failure HTTP/1.1\r\nHost: example.com\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\nzz\r\nmore");
+    UPRequest.Builder up = InProcessRuntime.get("/app/read-failure");
+    up.getRequestBuilder()
+        .setMethod("POST")
+        .addHeaders(InProcessRuntime.header("Transfer-Encoding", "chunked"))
+        .setChunked(true)
+        .setBodyErrorStatus(400)
+        .setBody(ByteString.copyFromUtf8("abcde"));
+    UPResponse answer = rpc.call(up.build());
+
+    assertEquals(2, READ_FAILURES.size(), READ_FAILURES.toString());
+    // The servlet API's contract: a body that cannot be read fails with an IOException.
+    assertTrue(READ_FAILURES.get(0).startsWith("IOException "), READ_FAILURES.toString());
+    assertTrue(READ_FAILURES.get(1).startsWith("IOException "), READ_FAILURES.toString());
+    assertEquals(400, http.getStatus());
+    assertEquals(http.getStatus(), answer.getHttpStatus());
+    assertArrayEquals(http.getContentBytes(), answer.getBody().toByteArray());
+  }
+
+  @Test
+  void servlet_appSetTransferEncoding_isDropped_theServerFramesTheBody() throws Exception {
+    // Before, HttpConnector mode sent "Transfer-Encoding: gzip" beside "Content-Length: 5": a
+    // response no client can frame.
+    for (String query : new String[] {"", "?te=gzip", "?te=gzip&after=1", "?te=identity"}) {
+      UPResponse answer =
+          assertSameBothWays(
+              "GET", "/app/framing" + query, headers("Host", "example.com"), new byte[0]);
+
+      assertEquals("hello", answer.getBody().toStringUtf8(), query);
+      assertFalse(answer.getChunked(), query);
+      assertTrue(
+          answer.getHeadersList().stream().noneMatch(h -> h.getName().equals("Transfer-Encoding")),
+          query);
+    }
   }
 }

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.HttpHeader;
@@ -38,7 +38,23 @@ public final class DrainHandler extends Handler.Wrapper {
   private static final byte[] OK = "ok\n".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] DRAINING = "draining\n".getBytes(StandardCharsets.US_ASCII);
 
-  private final Set<Request> inFlight = ConcurrentHashMap.newKeySet();
+  /**
+   * Request attribute ({@link CutOff}): set on a request still running at the end of the grace
+   * period, with what its client had been sent when it was ended; the request log reports that
+   * rather than what the app went on to produce for a closed connection.
+   */
+  public static final String CUT_OFF_ATTRIBUTE = "dev.aerun.lifecycle.cut_off";
+
+  /**
+   * What the client of a request ended at the end of the grace period had been sent.
+   *
+   * @param status the status of the response the client got, or 0 when it got none (the connection
+   *     was closed before a response began)
+   * @param bytesSent the response body bytes written by then
+   */
+  public record CutOff(int status, long bytesSent) {}
+
+  private final Map<Request, Response> inFlight = new ConcurrentHashMap<>();
   private final Object idle = new Object();
   private volatile boolean draining;
 
@@ -60,7 +76,7 @@ public final class DrainHandler extends Handler.Wrapper {
       // Served, but the client should not send more on this connection.
       response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
-    inFlight.add(request);
+    inFlight.put(request, response);
     boolean handled;
     try {
       handled = super.handle(request, response, Callback.from(callback, () -> done(request)));
@@ -75,7 +91,7 @@ public final class DrainHandler extends Handler.Wrapper {
   }
 
   private void done(Request entry) {
-    if (inFlight.remove(entry) && draining && inFlight.isEmpty()) {
+    if (inFlight.remove(entry) != null && draining && inFlight.isEmpty()) {
       synchronized (idle) {
         idle.notifyAll();
       }
@@ -96,7 +112,9 @@ public final class DrainHandler extends Handler.Wrapper {
    * Drains the server: the health path turns 503, {@code connector} stops accepting connections
    * (open ones finish their requests, then close), and this waits until no request is in flight or
    * {@code grace} passed. Requests still running then are logged, each with its method, path and
-   * running time, as being ended; the caller stops the server next, which ends them.
+   * running time, as being ended, and marked with what their clients got ({@link
+   * #CUT_OFF_ATTRIBUTE}); the caller stops the server next, which ends them by closing their
+   * connections.
    *
    * @return true if every request finished within {@code grace}
    */
@@ -117,8 +135,16 @@ public final class DrainHandler extends Handler.Wrapper {
         idle.wait(Math.max(1, left / 1_000_000));
       }
     }
-    List<Request> left = new ArrayList<>(inFlight);
-    for (Request request : left) {
+    List<Map.Entry<Request, Response>> left = new ArrayList<>(inFlight.entrySet());
+    for (Map.Entry<Request, Response> entry : left) {
+      Request request = entry.getKey();
+      Response response = entry.getValue();
+      // The server stops next and closes the connection: the client keeps what it was sent.
+      request.setAttribute(
+          CUT_OFF_ATTRIBUTE,
+          new CutOff(
+              response.isCommitted() ? response.getStatus() : 0,
+              Response.getContentBytesWritten(response)));
       log.warning(
           String.format(
               "shutdown: %s %s still running after %d ms at the end of the %s grace period;"

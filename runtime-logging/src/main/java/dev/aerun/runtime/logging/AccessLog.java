@@ -2,6 +2,7 @@ package dev.aerun.runtime.logging;
 
 import dev.aerun.runtime.contract.RequestAttributes;
 import dev.aerun.runtime.contract.TraceContext;
+import dev.aerun.runtime.lifecycle.DrainHandler;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -16,7 +17,9 @@ import org.eclipse.jetty.util.NanoTime;
 /**
  * The server's request log ({@code Server.setRequestLog}): one {@link AccessRecord} per completed
  * request on the {@value #LOGGER_NAME} logger, with method, path and query, status, response size,
- * latency, the remote address the app saw, user agent, referer and trace.
+ * latency, the remote address the app saw, user agent, referer and trace. A request ended at the
+ * end of the shutdown grace period is logged with what its client got ({@link
+ * DrainHandler.CutOff}): status 0 when the connection closed before any response.
  *
  * <p>Jetty calls it once the response is complete, on whatever thread completed it, so it reads the
  * trace from the request's attributes rather than from {@link RequestTrace}. When the logger is
@@ -47,6 +50,12 @@ public final class AccessLog implements RequestLog {
   @Override
   public void log(Request request, Response response) {
     int status = response.getStatus();
+    long bytes = Response.getContentBytesWritten(response);
+    if (request.getAttribute(DrainHandler.CUT_OFF_ATTRIBUTE) instanceof DrainHandler.CutOff cut) {
+      // Ended at shutdown: what the client got, not what the app wrote to a closed connection.
+      status = cut.status();
+      bytes = cut.bytesSent();
+    }
     if (!logger.isLoggable(AccessRecord.levelFor(status))) {
       return;
     }
@@ -59,7 +68,7 @@ public final class AccessLog implements RequestLog {
             request.getMethod(),
             request.getHttpURI().getPathQuery(),
             status,
-            Response.getContentBytesWritten(response),
+            bytes,
             NanoTime.since(request.getBeginNanoTime()),
             appRemote instanceof String address ? address : remoteIp(request),
             request.getHeaders().get(HttpHeader.USER_AGENT),

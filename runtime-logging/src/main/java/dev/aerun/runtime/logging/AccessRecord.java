@@ -79,7 +79,8 @@ public final class AccessRecord extends LogRecord {
 
   /** Server errors are errors and client errors warnings, as on the platform's request logs. */
   static Level levelFor(int status) {
-    if (status >= 500) {
+    if (status >= 500 || status < 100) {
+      // (Below 100: no response at all, a request ended at shutdown.)
       return Level.SEVERE;
     }
     return status >= 400 ? Level.WARNING : Level.INFO;

@@ -7,9 +7,6 @@ import com.google.cloud.logging.Severity;
 import com.google.cloud.logging.SourceLocation;
 import dev.aerun.runtime.contract.TraceContext;
 import java.io.PrintStream;
-import java.util.Objects;
-import java.util.logging.ErrorManager;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 
@@ -32,7 +29,7 @@ import java.util.logging.LogRecord;
  * <p>The library writes {@code httpRequest.latency} as a Java {@code Duration} ({@code PT0.5S});
  * Cloud Logging reads a protobuf duration ({@code "0.5s"}), so the latency is written in that form.
  */
-public final class CloudJsonHandler extends Handler {
+public final class CloudJsonHandler extends StdoutHandler {
   private static final String HTTP_REQUEST_FIELD = "\"httpRequest\":{";
 
   /** Each thread's buffers for request-log lines, reused from one request to the next. */
@@ -86,7 +83,8 @@ public final class CloudJsonHandler extends Handler {
    * The request-log line, written as bytes from reused buffers: no {@code String}, no encoder (see
    * {@link AccessJson}). One {@code write} of the whole line keeps it whole.
    */
-  private void writeAccessLine(AccessRecord access) {
+  @Override
+  void writeAccessLine(AccessRecord access) {
     LineBuffer line = LINE.get();
     line.chars.setLength(0);
     AccessJson.append(line.chars, access, projectId);
@@ -98,7 +96,6 @@ public final class CloudJsonHandler extends Handler {
     }
   }
 
-  private final PrintStream out;
   private final String projectId;
 
   /**
@@ -108,38 +105,12 @@ public final class CloudJsonHandler extends Handler {
    *     trace is then written as the bare trace id)
    */
   public CloudJsonHandler(PrintStream out, String projectId) {
-    this.out = Objects.requireNonNull(out, "out");
+    super(out);
     this.projectId = projectId == null || projectId.isBlank() ? null : projectId;
-    setLevel(Level.ALL); // the loggers' levels decide
-  }
-
-  @Override
-  public void publish(LogRecord record) {
-    if (!isLoggable(record)) {
-      return;
-    }
-    if (record instanceof AccessRecord access) {
-      try {
-        writeAccessLine(access);
-      } catch (RuntimeException e) {
-        reportError("cannot write a request-log line", e, ErrorManager.WRITE_FAILURE);
-      }
-      return;
-    }
-    String line;
-    try {
-      line = format(record, RequestTrace.current());
-    } catch (RuntimeException e) {
-      reportError("cannot format a log record", e, ErrorManager.FORMAT_FAILURE);
-      return;
-    }
-    out.println(line);
-    if (RuntimeLogs.flushesAtOnce(record)) {
-      out.flush();
-    }
   }
 
   /** The JSON line for {@code record}; {@code threadTrace} is the publishing thread's trace. */
+  @Override
   String format(LogRecord record, TraceContext threadTrace) {
     if (record instanceof AccessRecord access) {
       StringBuilder line = new StringBuilder(512);
@@ -242,15 +213,5 @@ public final class CloudJsonHandler extends Handler {
       return Severity.INFO;
     }
     return Severity.DEBUG;
-  }
-
-  @Override
-  public void flush() {
-    out.flush();
-  }
-
-  @Override
-  public void close() {
-    out.flush();
   }
 }

@@ -5,9 +5,6 @@ import java.io.PrintStream;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Objects;
-import java.util.logging.ErrorManager;
-import java.util.logging.Handler;
-import java.util.logging.Level;
 import java.util.logging.LogRecord;
 
 /**
@@ -18,11 +15,10 @@ import java.util.logging.LogRecord;
  * 2026-11-22 07:53:41.123 INFO aerun.request - GET /hello 200 14 B 1.2 ms 127.0.0.1 "curl/8.5.0" [trace 4bf92f…/00f067aa0ba902b7]
  * </pre>
  */
-public final class TextHandler extends Handler {
+public final class TextHandler extends StdoutHandler {
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
 
-  private final PrintStream out;
   private final ZoneId zone;
 
   /**
@@ -30,30 +26,11 @@ public final class TextHandler extends Handler {
    * @param zone the time zone of the timestamps
    */
   public TextHandler(PrintStream out, ZoneId zone) {
-    this.out = Objects.requireNonNull(out, "out");
+    super(out);
     this.zone = Objects.requireNonNull(zone, "zone");
-    setLevel(Level.ALL); // the loggers' levels decide
   }
 
   @Override
-  public void publish(LogRecord record) {
-    if (!isLoggable(record)) {
-      return;
-    }
-    String line;
-    try {
-      line = format(record, RequestTrace.current());
-    } catch (RuntimeException e) {
-      reportError("cannot format a log record", e, ErrorManager.FORMAT_FAILURE);
-      return;
-    }
-    out.println(line);
-    if (RuntimeLogs.flushesAtOnce(record)) {
-      out.flush();
-    }
-  }
-
-  /** The line for {@code record}; {@code threadTrace} is the publishing thread's trace. */
   String format(LogRecord record, TraceContext threadTrace) {
     TraceContext trace = record instanceof AccessRecord access ? access.trace() : threadTrace;
     String message = Records.messageWithStackTrace(record);
@@ -77,15 +54,5 @@ public final class TextHandler extends Handler {
       line.append(message, firstBreak, message.length());
     }
     return line.toString();
-  }
-
-  @Override
-  public void flush() {
-    out.flush();
-  }
-
-  @Override
-  public void close() {
-    out.flush();
   }
 }

@@ -226,6 +226,7 @@ class CloudJsonHandlerTest {
   void serverErrorsAreErrorsAndClientErrorsWarnings() {
     logger.log(new AccessRecord("GET", "/a", 503, 0, 0, null, null, null, null));
     logger.log(new AccessRecord("GET", "/b", 404, 0, 0, null, null, null, null));
+    handler.flush();
     assertEquals(
         java.util.List.of("ERROR", "WARNING"),
         lines.json().stream().map(e -> e.get("severity").getAsString()).toList());
@@ -244,6 +245,7 @@ class CloudJsonHandlerTest {
   }
 
   private JsonObject single() {
+    handler.flush();
     assertEquals(1, lines.all().size(), lines.all().toString());
     return lines.json().get(0);
   }

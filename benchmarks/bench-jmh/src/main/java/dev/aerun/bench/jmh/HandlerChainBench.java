@@ -98,7 +98,8 @@ public class HandlerChainBench {
     } else {
       runtime =
           new HttpConnectorServer(
-              HttpConnectorServer.Spec.defaults(new Hello()).withHost("127.0.0.1").withPort(0));
+              HttpConnectorServer.Spec.defaults(new Hello())
+                  .withServer(s -> s.withHost("127.0.0.1").withPort(0)));
       runtime.start();
       server = runtime.server();
     }

@@ -329,6 +329,18 @@ final class Corpus {
             .expect(503)
             .build());
     cases.add(request("app-status-201", "GET", "/status?code=201&body=true").expect(201).build());
+    // Outside 100-599: a three-digit status goes out as set in both modes (legacy mode made it
+    // 500), anything else is 500 in both.
+    cases.add(request("app-status-999", "GET", "/status?code=999&body=true").expect(999).build());
+    cases.add(request("app-status-600", "GET", "/status?code=600&body=true").expect(600).build());
+    cases.add(request("app-status-42", "GET", "/status?code=42&body=true").expect(500).build());
+    // The app's own Transfer-Encoding is dropped in both modes: HttpConnector mode sent it beside
+    // the Content-Length, a response no client can frame.
+    cases.add(
+        request("app-transfer-encoding-gzip", "GET", "/status?code=200&body=true&te=gzip").build());
+    cases.add(
+        request("app-transfer-encoding-chunked", "GET", "/status?code=200&body=true&te=chunked")
+            .build());
     cases.add(request("web-inf-hidden", "GET", "/WEB-INF/web.xml").expect(404).build());
     cases.add(request("meta-inf-hidden", "GET", "/META-INF/MANIFEST.MF").expect(404).build());
     cases.add(request("async", "GET", "/async?quiet=true").build());

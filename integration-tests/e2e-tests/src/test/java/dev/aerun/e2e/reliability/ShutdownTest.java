@@ -1,0 +1,91 @@
+package dev.aerun.e2e.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.aerun.e2e.Http;
+import dev.aerun.e2e.RuntimeProcess;
+import dev.aerun.e2e.Runtimes;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** How a shutdown ends: a second signal, and a request still running when the grace ends. */
+class ShutdownTest {
+  @RegisterExtension static final Runtimes runtimes = new Runtimes();
+
+  private static CompletableFuture<HttpResponse<String>> sleep(RuntimeProcess runtime, int ms) {
+    return Http.newClient()
+        .sendAsync(
+            HttpRequest.newBuilder(runtime.uri("/sleep?ms=" + ms))
+                .timeout(Duration.ofSeconds(120))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * The sample app's descriptor has {@code <env-variables>} the test's environment lacks, so the
+   * launcher runs the runtime in a child JVM; the platform signals the launcher only.
+   */
+  @Test
+  void secondSigtermToARelaunchingLauncher_stopsTheRuntimeAtOnce() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--log-format", "text", "--shutdown-grace", "120s"));
+    runtime.port();
+    assertEquals(1, ProcessHandle.of(runtime.pid()).orElseThrow().children().count(), "relaunched");
+    CompletableFuture<HttpResponse<String>> slow = sleep(runtime, 90_000);
+    Http.awaitSleeping(runtime, 1);
+
+    runtime.sendSigterm();
+    runtime.awaitOutput(Pattern.compile("SIGTERM: draining"));
+    runtime.sendSigterm();
+
+    // Before, the launcher passed on the first signal only: the drain went on for the whole
+    // request (90 s), and this wait failed.
+    assertEquals(1, runtime.waitFor(45), runtime.output());
+    assertTrue(runtime.output().contains("SIGTERM again during the drain"), runtime.output());
+    slow.handle((r, e) -> null).get(60, TimeUnit.SECONDS);
+  }
+
+  /**
+   * A request still running when the grace period ends: its connection is closed in both modes
+   * (legacy mode answered 500 and logged gRPC's stack trace), and its request-log line says what
+   * the client got (HttpConnector mode logged the 503 the app's ending produced for nobody).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void requestStillRunningAtTheEndOfTheGrace_clientGetsNoResponse_logSaysSo(String mode)
+      throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .env("SAMPLE_ENV", "from-appengine-web-xml")
+                .args("--mode", mode, "--log-format", "text", "--shutdown-grace", "1s"));
+    CompletableFuture<HttpResponse<String>> slow = sleep(runtime, 30_000);
+    Http.awaitSleeping(runtime, 1);
+
+    runtime.sendSigterm();
+
+    assertEquals(0, runtime.waitFor(60), runtime.output());
+    ExecutionException noAnswer =
+        assertThrows(ExecutionException.class, () -> slow.get(60, TimeUnit.SECONDS));
+    assertTrue(noAnswer.getCause() instanceof java.io.IOException, noAnswer.toString());
+    String output = runtime.output();
+    assertTrue(
+        Pattern.compile("aerun\\.request - GET /sleep\\?ms=30000 0 0 B ").matcher(output).find(),
+        output);
+    assertFalse(output.contains("StatusRuntimeException"), output);
+  }
+}

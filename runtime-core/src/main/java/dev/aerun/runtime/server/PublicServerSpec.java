@@ -1,0 +1,75 @@
+package dev.aerun.runtime.server;
+
+import dev.aerun.runtime.contract.ContractOptions;
+import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.load.Capacity;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What every server facing clients is given (HttpConnector mode's server, legacy mode's front
+ * server): where to listen, whom to trust, the limits, and the capacity. Immutable; the {@code
+ * with} methods return a changed copy.
+ *
+ * @param host the address to bind, or null for all interfaces
+ * @param port the port to bind; 0 picks a free one
+ * @param contract trust policy and header visibility
+ * @param limits body and header size limits
+ * @param idleTimeout how long an idle connection stays open
+ * @param capacity how many requests run at once and wait, and on which threads
+ */
+public record PublicServerSpec(
+    String host,
+    int port,
+    ContractOptions contract,
+    RequestLimits limits,
+    Duration idleTimeout,
+    Capacity capacity) {
+  public PublicServerSpec {
+    Objects.requireNonNull(contract, "contract");
+    Objects.requireNonNull(limits, "limits");
+    Objects.requireNonNull(idleTimeout, "idleTimeout");
+    Objects.requireNonNull(capacity, "capacity");
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port out of range: " + port);
+    }
+  }
+
+  /**
+   * The defaults: all interfaces, port 8080, trust nobody, the platform's limits, a 30 s idle
+   * timeout, the capacity for this JVM's heap ({@link Capacity#forThisJvm()}).
+   */
+  public static PublicServerSpec defaults() {
+    return new PublicServerSpec(
+        null,
+        8080,
+        ContractOptions.defaults(),
+        RequestLimits.defaults(),
+        Duration.ofSeconds(30),
+        Capacity.forThisJvm());
+  }
+
+  public PublicServerSpec withHost(String newHost) {
+    return new PublicServerSpec(newHost, port, contract, limits, idleTimeout, capacity);
+  }
+
+  public PublicServerSpec withPort(int newPort) {
+    return new PublicServerSpec(host, newPort, contract, limits, idleTimeout, capacity);
+  }
+
+  public PublicServerSpec withContract(ContractOptions newContract) {
+    return new PublicServerSpec(host, port, newContract, limits, idleTimeout, capacity);
+  }
+
+  public PublicServerSpec withLimits(RequestLimits newLimits) {
+    return new PublicServerSpec(host, port, contract, newLimits, idleTimeout, capacity);
+  }
+
+  public PublicServerSpec withIdleTimeout(Duration newIdleTimeout) {
+    return new PublicServerSpec(host, port, contract, limits, newIdleTimeout, capacity);
+  }
+
+  public PublicServerSpec withCapacity(Capacity newCapacity) {
+    return new PublicServerSpec(host, port, contract, limits, idleTimeout, newCapacity);
+  }
+}
