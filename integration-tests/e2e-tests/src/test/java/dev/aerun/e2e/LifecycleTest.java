@@ -67,7 +67,8 @@ class LifecycleTest {
   @ParameterizedTest
   @ValueSource(strings = {"http", "legacy"})
   void warmupWithoutAnAppServletIsAnsweredByTheRuntime(String mode) throws Exception {
-    RuntimeProcess runtime = start("sample-ee8-app.war", mode);
+    // An app with warm-up on (the default) and no servlet of its own at /_ah/warmup.
+    RuntimeProcess runtime = start("sample-logging-ee10-app.war", mode);
 
     HttpResponse<String> warmup = Http.get(runtime.uri("/_ah/warmup"));
 
