@@ -12,7 +12,7 @@ import java.util.zip.ZipFile;
  * Exploded copies of a built sample app with one edit to its {@code appengine-web.xml}: a variant
  * of an app without another module to build.
  */
-final class AppCopies {
+public final class AppCopies {
   private AppCopies() {}
 
   /**
@@ -44,6 +44,12 @@ final class AppCopies {
     bytes[6] = (byte) (major >> 8);
     bytes[7] = (byte) major;
     Files.write(file, bytes);
+    return dir;
+  }
+
+  /** Unpacks {@code war} into {@code dir}, as built. */
+  public static Path explode(Path war, Path dir) throws IOException {
+    unpack(war, dir);
     return dir;
   }
 

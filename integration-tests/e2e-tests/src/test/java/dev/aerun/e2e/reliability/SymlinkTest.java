@@ -4,15 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import dev.aerun.e2e.AppCopies;
 import dev.aerun.e2e.RuntimeProcess;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Enumeration;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,7 +31,7 @@ class SymlinkTest {
     "sample-ee8-app.war, legacy"
   })
   void linksOutOfTheAppOrIntoWebInfAreNotServed(String sample, String mode) throws Exception {
-    Path app = explode(RuntimeProcess.app(sample), tmp.resolve("app"));
+    Path app = AppCopies.explode(RuntimeProcess.app(sample), tmp.resolve("app"));
     Path outside = Files.writeString(tmp.resolve("outside.txt"), SECRET);
     Files.writeString(app.resolve("inside.txt"), "inside the app");
     // Every machine the project builds on has symbolic links: a failure to make one fails the test.
@@ -67,27 +63,5 @@ class SymlinkTest {
     assertFalse(response.body().contains(SECRET), path);
     assertFalse(response.body().contains("appengine-web-app"), path);
     assertFalse(response.body().contains("<web-app"), path);
-  }
-
-  static Path explode(Path war, Path dir) throws IOException {
-    try (ZipFile zip = new ZipFile(war.toFile())) {
-      Enumeration<? extends ZipEntry> entries = zip.entries();
-      while (entries.hasMoreElements()) {
-        ZipEntry entry = entries.nextElement();
-        Path target = dir.resolve(entry.getName()).normalize();
-        if (!target.startsWith(dir)) {
-          throw new IllegalStateException("entry outside the app: " + entry.getName());
-        }
-        if (entry.isDirectory()) {
-          Files.createDirectories(target);
-          continue;
-        }
-        Files.createDirectories(target.getParent());
-        try (InputStream in = zip.getInputStream(entry)) {
-          Files.copy(in, target);
-        }
-      }
-    }
-    return dir;
   }
 }

@@ -3,6 +3,7 @@ package dev.aerun.e2e.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aerun.e2e.AppCopies;
 import dev.aerun.e2e.RuntimeProcess;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -82,7 +83,7 @@ class WorkDirectoryCleanupTest {
 
   @Test
   void failedStartRemovesIt() throws Exception {
-    Path app = SymlinkTest.explode(RuntimeProcess.app("sample-static-app.war"), tmp.resolve("app"));
+    Path app = AppCopies.explode(RuntimeProcess.app("sample-static-app.war"), tmp.resolve("app"));
     Path descriptor = app.resolve("WEB-INF/appengine-web.xml");
     Files.writeString(
         descriptor,
