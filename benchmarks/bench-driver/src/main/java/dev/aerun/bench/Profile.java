@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * How long and how hard each scenario runs. {@link #quick()} checks that everything works and gives
- * rough figures in under two minutes; {@link #full()} gives figures worth comparing.
+ * rough figures in under five minutes; {@link #full()} gives figures worth comparing.
  *
  * @param echoWarmup requests before the measured ones, per size (32 KiB, 1 MiB, 30 MiB)
  * @param echoRequests measured requests per size
@@ -15,12 +15,15 @@ import java.time.Duration;
  * @param warmup the unrecorded lead-in of every fixed-rate run
  * @param measure the recorded part of the CPU and latency runs
  * @param idle how long the server is left idle to measure its CPU at rest
- * @param capacityStart the first rate the capacity search tries
- * @param capacityFactor how much each capacity step raises the rate
+ * @param rounds how many times the timing scenarios (CPU, latency, capacity) run, the peers
+ *     interleaved (A B C, A B C, …): medians and spreads come from these
+ * @param warmupTime the unrecorded closed-loop lead-in of a peer's first round (and of the
+ *     calibration)
+ * @param peakTime how long each closed-loop peak-throughput run is recorded
  * @param capacityWarmup the unrecorded lead-in of each capacity step
  * @param capacityStep how long each capacity step is recorded
- * @param capacityMaxSteps the most rates the capacity search tries before bisecting
- * @param capacityRefinements bisection steps once a rate failed
+ * @param capacityRefinements bisection steps between the highest passing and the lowest failing
+ *     fraction of the peak
  * @param coldStarts cold starts per peer (the first comes with the peer's main run)
  */
 record Profile(
@@ -34,11 +37,11 @@ record Profile(
     Duration warmup,
     Duration measure,
     Duration idle,
-    int capacityStart,
-    double capacityFactor,
+    int rounds,
+    Duration warmupTime,
+    Duration peakTime,
     Duration capacityWarmup,
     Duration capacityStep,
-    int capacityMaxSteps,
     int capacityRefinements,
     int coldStarts) {
 
@@ -54,11 +57,11 @@ record Profile(
         Duration.ofMillis(500),
         Duration.ofMillis(1500),
         Duration.ofMillis(500),
-        2000,
-        2.0,
-        Duration.ofMillis(300),
-        Duration.ofSeconds(1),
         3,
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(2),
+        Duration.ofMillis(200),
+        Duration.ofSeconds(1),
         0,
         1);
   }
@@ -88,12 +91,12 @@ record Profile(
         Duration.ofSeconds(10),
         Duration.ofSeconds(30),
         Duration.ofSeconds(5),
-        2000,
-        1.5,
-        Duration.ofSeconds(2),
+        5,
+        Duration.ofSeconds(10),
         Duration.ofSeconds(5),
-        12,
-        3,
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(3),
+        2,
         5);
   }
 }

@@ -377,7 +377,7 @@ final class Report {
       }
       md.append("| ").append(peer.label).append(" | ");
       md.append(
-          row.steps().stream()
+          row.rounds().stream().flatMap(r -> r.steps().stream())
               .map(
                   s ->
                       String.format(
