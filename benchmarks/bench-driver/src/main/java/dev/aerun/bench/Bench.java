@@ -135,7 +135,8 @@ final class Bench {
           rounds(client, live);
           for (ServerProcess server : live.values()) {
             if (options.jfr()) {
-              step(server.peer(), ee, "JFR profile, cpu load at 4x rate", () -> jfr(client, server));
+              step(
+                  server.peer(), ee, "JFR profile, cpu load at 4x rate", () -> jfr(client, server));
             }
           }
         }
@@ -182,7 +183,8 @@ final class Bench {
               peer,
               "ee10",
               "latency 5 KiB @ " + profile.latencyRate5k() + "/s" + of,
-              () -> timing.latency(client, peer, port, 5 * KIB, profile.latencyRate5k(), r, results));
+              () ->
+                  timing.latency(client, peer, port, 5 * KIB, profile.latencyRate5k(), r, results));
           step(
               peer,
               "ee10",

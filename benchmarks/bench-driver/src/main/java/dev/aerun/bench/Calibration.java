@@ -145,7 +145,8 @@ final class Calibration {
     double ratio = wrkRates.isEmpty() ? Double.NaN : b.median() / w.median();
     String verdict;
     if (wrk == null) {
-      verdict = "not calibrated: wrk is not on the PATH (benchmarks/bin/install-wrk.sh installs it)";
+      verdict =
+          "not calibrated: wrk is not on the PATH (benchmarks/bin/install-wrk.sh installs it)";
     } else if (ratio >= 1 - TOLERANCE) {
       verdict = "calibrated: the built-in peak is within 15 % of wrk's";
     } else {
@@ -164,7 +165,10 @@ final class Calibration {
         Stats.spread(figure(samples, "built-in", Sample::generatorCpuMicrosPerRequest)),
         Stats.spread(figure(samples, "wrk", Sample::generatorCpuMicrosPerRequest)),
         Stats.spread(
-            samples.stream().map(Sample::serverCpuMicrosPerRequest).filter(v -> !v.isNaN()).toList()),
+            samples.stream()
+                .map(Sample::serverCpuMicrosPerRequest)
+                .filter(v -> !v.isNaN())
+                .toList()),
         loadBefore,
         loadAfter,
         samples);

@@ -6,15 +6,12 @@ import java.util.List;
 
 /**
  * The capacity search: the highest fixed rate whose p99 latency stays under a bound, searched from
- * the server's measured peak throughput downwards (a fraction of the peak at a time, then
- * bisection between the highest passing and the lowest failing fraction). Each rate is run until
- * two runs agree on pass or fail, so that one pause (GC, JIT, the generator's own) neither ends the
- * search early nor lets a rate pass by luck.
+ * the server's measured peak throughput downwards (a fraction of the peak at a time, then bisection
+ * between the highest passing and the lowest failing fraction). Each rate is run until two runs
+ * agree on pass or fail, so that one pause (GC, JIT, the generator's own) neither ends the search
+ * early nor lets a rate pass by luck.
  */
 final class CapacitySearch {
-  /** The fractions of the peak tried, highest first. */
-  static final double[] FRACTIONS = {0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05};
-
   /** The most runs of one rate (two agree by the third at the latest). */
   private static final int MAX_RUNS_PER_RATE = 3;
 
@@ -33,15 +30,18 @@ final class CapacitySearch {
 
   private CapacitySearch() {}
 
-  /** Searches down from {@code peak}; {@code refinements} bisections after the first pass. */
-  static Found search(double peak, int refinements, Stepper stepper) {
+  /**
+   * Searches down from {@code peak}: {@code fractions} of it, highest first, until one passes, then
+   * {@code refinements} bisections between it and the fraction above it.
+   */
+  static Found search(double peak, double[] fractions, int refinements, Stepper stepper) {
     List<CapacityStep> steps = new ArrayList<>();
     if (!(peak > 0)) {
       return new Found(0, steps);
     }
     double passed = 0;
     double failed = 0;
-    for (double fraction : FRACTIONS) {
+    for (double fraction : fractions) {
       double rate = round(peak * fraction);
       if (rate <= 0) {
         break;

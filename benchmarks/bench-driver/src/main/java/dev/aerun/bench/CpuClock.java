@@ -11,8 +11,8 @@ import java.util.stream.Stream;
 /**
  * CPU time: this JVM's (the load generator's cost) and a server process's by thread, from {@code
  * /proc}. The JIT compilers' share is the CPU time of their threads ({@code C1 CompilerThre*},
- * {@code C2 CompilerThre*}), never the compilers' elapsed time, which counts time spent waiting
- * for a core as compiling.
+ * {@code C2 CompilerThre*}), never the compilers' elapsed time, which counts time spent waiting for
+ * a core as compiling.
  */
 final class CpuClock {
   private static final long NANOS_PER_TICK = 10_000_000; // USER_HZ is 100 on Linux
@@ -45,8 +45,7 @@ final class CpuClock {
       if (!known() || !earlier.known()) {
         return UNKNOWN;
       }
-      return new ProcessCpu(
-          totalNanos - earlier.totalNanos, compilerNanos - earlier.compilerNanos);
+      return new ProcessCpu(totalNanos - earlier.totalNanos, compilerNanos - earlier.compilerNanos);
     }
   }
 
@@ -54,8 +53,7 @@ final class CpuClock {
   static ProcessCpu of(long pid) {
     List<Long> pids = new ArrayList<>();
     pids.add(pid);
-    ProcessHandle.of(pid)
-        .ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));
+    ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));
     long total = 0;
     long compiler = 0;
     boolean any = false;

@@ -7,9 +7,9 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.ContentResponse;
@@ -24,9 +24,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /**
  * The load generator, in this JVM, against 127.0.0.1 only. Load runs ({@link #openLoop}, {@link
  * #closedLoop}) go through a lean NIO engine of this package ({@link NioLoad}: pre-encoded
- * requests, responses read only as far as their framing), so that the generator costs a fraction
- * of the server's CPU per request; single requests that need their answer (echo, stats) go
- * through Jetty's HTTP client.
+ * requests, responses read only as far as their framing), so that the generator costs a fraction of
+ * the server's CPU per request; single requests that need their answer (echo, stats) go through
+ * Jetty's HTTP client.
  *
  * <p>{@link #openLoop} sends on a fixed schedule, whether or not earlier requests returned, and
  * measures each request's latency from the moment the schedule meant to send it: a server that
@@ -109,8 +109,8 @@ final class LoadGenerator implements AutoCloseable {
    *
    * @param latency microseconds from each request's scheduled time to its complete 2xx response
    * @param lag microseconds from each request's scheduled time to the moment the generator got
-   *     round to sending it (or queueing it for the next free connection): the generator's own
-   *     part of the latency
+   *     round to sending it (or queueing it for the next free connection): the generator's own part
+   *     of the latency
    * @param targetRate the schedule's requests per second
    * @param sent requests sent
    * @param ok 2xx responses
@@ -202,8 +202,8 @@ final class LoadGenerator implements AutoCloseable {
   }
 
   /**
-   * Saturates the server: {@code connections} keep-alive connections, each sending its next
-   * request as soon as the previous answer is complete, for {@code duration}.
+   * Saturates the server: {@code connections} keep-alive connections, each sending its next request
+   * as soon as the previous answer is complete, for {@code duration}.
    */
   ClosedRun closedLoop(int port, Load load, int connections, Duration duration) {
     try {

@@ -136,7 +136,8 @@ final class NioLoad {
     for (; sent < count && selectorFailure == null; sent++) {
       long intended = start + (long) (sent * periodNanos);
       waitUntil(intended, spin);
-      lag.recordValue(Math.min(LoadGenerator.HIGHEST_MICROS, (System.nanoTime() - intended) / 1000));
+      lag.recordValue(
+          Math.min(LoadGenerator.HIGHEST_MICROS, (System.nanoTime() - intended) / 1000));
       Conn conn;
       synchronized (this) {
         conn = idle.pollFirst();
@@ -190,8 +191,7 @@ final class NioLoad {
    * bound.
    */
   private void awaitAnswers(long sent) {
-    long deadline =
-        (closedLoop ? closedLoopEnd : System.nanoTime()) + WAIT_FOR_ANSWERS_NANOS;
+    long deadline = (closedLoop ? closedLoopEnd : System.nanoTime()) + WAIT_FOR_ANSWERS_NANOS;
     while (System.nanoTime() < deadline && selectorFailure == null) {
       if (closedLoop ? busyCount() == 0 && System.nanoTime() > closedLoopEnd : completed >= sent) {
         return;

@@ -22,6 +22,7 @@ import java.time.Duration;
  * @param peakTime how long each closed-loop peak-throughput run is recorded
  * @param capacityWarmup the unrecorded lead-in of each capacity step
  * @param capacityStep how long each capacity step is recorded
+ * @param capacityFractions the fractions of the peak the capacity search tries, highest first
  * @param capacityRefinements bisection steps between the highest passing and the lowest failing
  *     fraction of the peak
  * @param coldStarts cold starts per peer (the first comes with the peer's main run)
@@ -42,6 +43,7 @@ record Profile(
     Duration peakTime,
     Duration capacityWarmup,
     Duration capacityStep,
+    double[] capacityFractions,
     int capacityRefinements,
     int coldStarts) {
 
@@ -61,7 +63,8 @@ record Profile(
         Duration.ofSeconds(2),
         Duration.ofSeconds(2),
         Duration.ofMillis(200),
-        Duration.ofSeconds(1),
+        Duration.ofMillis(800),
+        new double[] {0.9, 0.75, 0.5, 0.25},
         0,
         1);
   }
@@ -96,6 +99,7 @@ record Profile(
         Duration.ofSeconds(5),
         Duration.ofSeconds(1),
         Duration.ofSeconds(3),
+        new double[] {0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1},
         2,
         5);
   }

@@ -122,7 +122,9 @@ final class ResponseParser {
     return false;
   }
 
-  /** Reads up to the end of a head line; {@code true} with the line (without CRLF) in {@link #line}. */
+  /**
+   * Reads up to the end of a head line; {@code true} with the line (without CRLF) in {@link #line}.
+   */
   private boolean headLine(ByteBuffer in) {
     while (in.hasRemaining()) {
       byte b = in.get();

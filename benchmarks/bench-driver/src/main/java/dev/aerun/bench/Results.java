@@ -126,8 +126,8 @@ final class Results {
    *
    * @param cpuMicrosPerRequestNetOfJit the same without the JIT compiler threads' CPU time: the
    *     steady-state cost, which the targets use
-   * @param jitMillis CPU time of the JIT compiler threads during the window: large means the
-   *     server was still warming up, and its gross CPU figure is high for that reason
+   * @param jitMillis CPU time of the JIT compiler threads during the window: large means the server
+   *     was still warming up, and its gross CPU figure is high for that reason
    * @param gcPauseMillis collection pauses during the window
    * @param lag the generator's schedule lag and cost over the measured window
    */
@@ -176,8 +176,8 @@ final class Results {
    * The load generator's cost over the whole run, beside the servers'.
    *
    * @param engine what generated the load
-   * @param cpuMicrosPerRequestAtPeak the generator's CPU per request in the closed-loop peak
-   *     runs (median over peers and rounds)
+   * @param cpuMicrosPerRequestAtPeak the generator's CPU per request in the closed-loop peak runs
+   *     (median over peers and rounds)
    * @param serverCpuMicrosPerRequestAtPeak the servers' CPU per request in the same runs
    * @param fixedRatePhases the fixed-rate phases (CPU and latency scenarios)
    * @param notMeasurablePhases those whose p99 lag exceeded a tenth of their p99 latency
@@ -230,8 +230,8 @@ final class Results {
       boolean passed) {}
 
   /**
-   * One round of the capacity scenario on one peer: the closed-loop peak, then the search down
-   * from it.
+   * One round of the capacity scenario on one peer: the closed-loop peak, then the search down from
+   * it.
    *
    * @param serverCpuMicrosPerRequestAtPeak the server process's CPU per request in the peak run
    * @param serverJitCpuMillisAtPeak its JIT compiler threads' CPU time in that run

@@ -51,8 +51,7 @@ final class Stats {
     }
     List<Double> taken = List.copyOf(sorted);
     sorted.sort(null);
-    return new Spread(
-        median(sorted), sorted.get(0), sorted.get(sorted.size() - 1), taken);
+    return new Spread(median(sorted), sorted.get(0), sorted.get(sorted.size() - 1), taken);
   }
 
   /** The median of sorted values: the middle one, or the mean of the two middle ones. */

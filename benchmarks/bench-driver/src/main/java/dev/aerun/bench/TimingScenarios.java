@@ -150,6 +150,7 @@ final class TimingScenarios {
     CapacitySearch.Found found =
         CapacitySearch.search(
             peak.rate(),
+            profile.capacityFractions(),
             profile.capacityRefinements(),
             rate -> capacityStep(client, port, load, rate));
     return new CapacityRound(
