@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -38,7 +37,7 @@ final class Bench {
   private final Map<String, List<Results.CapacityRound>> capacityRounds = new LinkedHashMap<>();
   private final EchoScenario echo;
   private final TimingScenarios timing;
-  private final List<Path> jfrRecordings = new ArrayList<>();
+  private final JfrProfiles jfr;
   private final Path workDir;
   private Progress progress;
   private String jettyVersion = "?";
@@ -49,6 +48,7 @@ final class Bench {
     this.layout = ServerProcess.Layout.of(options.repo());
     this.workDir = Files.createDirectories(options.out().resolve("logs")).toAbsolutePath();
     this.echo = new EchoScenario(profile);
+    this.jfr = new JfrProfiles(options);
     this.timing = new TimingScenarios(profile, options.p99BoundMillis(), echo.body(KIB));
   }
 
@@ -73,7 +73,7 @@ final class Bench {
     }
     bench.results.meta =
         bench.meta(startedAt, (System.nanoTime() - start) / 1e9, commandLine, loadBefore);
-    bench.summariseJfr();
+    bench.jfr.summarise(bench.results);
     Report.write(bench.results, options, options.out());
     bench.progress.note("done: " + options.out().resolve("summary.md"));
     return options.out();
@@ -136,7 +136,10 @@ final class Bench {
           for (ServerProcess server : live.values()) {
             if (options.jfr()) {
               step(
-                  server.peer(), ee, "JFR profile, cpu load at 4x rate", () -> jfr(client, server));
+                  server.peer(),
+                  ee,
+                  "JFR profile, cpu load at 4x rate",
+                  () -> jfr.record(client, server, timing.cpuLoad()));
             }
           }
         }
@@ -394,52 +397,6 @@ final class Bench {
     String message = e.getMessage() == null ? e.toString() : e.getMessage();
     results.failures.add(new Failure(peer.id, ee, what, message));
     progress.end("FAILED: " + message.lines().findFirst().orElse(""));
-  }
-
-  /** A JFR recording of the server under the CPU scenario's load, for the profile summary. */
-  private String jfr(LoadGenerator client, ServerProcess server) throws Exception {
-    Path dir = Files.createDirectories(options.out().resolve("profiles"));
-    Path recording = dir.resolve(server.peer().id + "-" + server.ee() + ".jfr").toAbsolutePath();
-    jcmd(server.pid(), "JFR.start", "name=bench", "settings=profile", "filename=" + recording);
-    try {
-      // Four times the CPU scenario's rate: JFR samples running threads only, so a busier
-      // server gives more samples in the same time.
-      client.openLoop(
-          server.awaitPort(), timing.cpuLoad(), 4.0 * profile.cpuRate(), profile.measure());
-    } finally {
-      jcmd(server.pid(), "JFR.stop", "name=bench");
-    }
-    jfrRecordings.add(recording);
-    return "recorded profiles/" + recording.getFileName();
-  }
-
-  private void jcmd(long pid, String... command) throws Exception {
-    Path jcmd = options.java().resolveSibling("jcmd");
-    List<String> line = new ArrayList<>(List.of(jcmd.toString(), Long.toString(pid)));
-    line.addAll(Arrays.asList(command));
-    Process process =
-        new ProcessBuilder(line)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new IllegalStateException("jcmd " + String.join(" ", command) + " hung");
-    }
-    if (process.exitValue() != 0) {
-      throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed");
-    }
-  }
-
-  private void summariseJfr() {
-    for (Path recording : jfrRecordings) {
-      try {
-        JfrSummary.write(recording, recording.resolveSibling(recording.getFileName() + ".txt"), 25);
-      } catch (Exception e) {
-        results.failures.add(
-            new Failure("-", "-", "jfr summary", recording.getFileName() + ": " + e));
-      }
-    }
   }
 
   private static final Pattern JETTY_VERSION = Pattern.compile("on (?:bare )?Jetty (\\S+)");
