@@ -22,11 +22,11 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The load generator, in this JVM, against 127.0.0.1 only. Load runs ({@link #openLoop}, {@link
- * #closedLoop}) go through a lean NIO engine of this package ({@link NioLoad}: pre-encoded
- * requests, responses read only as far as their framing), so that the generator costs a fraction of
- * the server's CPU per request; single requests that need their answer (echo, stats) go through
- * Jetty's HTTP client.
+ * The load generator, in this JVM, against 127.0.0.1 only; public for the other benchmark packages
+ * of this driver. Load runs ({@link #openLoop}, {@link #closedLoop}) go through a lean NIO engine
+ * of this package ({@link NioLoad}: pre-encoded requests, responses read only as far as their
+ * framing), so that the generator costs a fraction of the server's CPU per request; single requests
+ * that need their answer (echo, stats) go through Jetty's HTTP client.
  *
  * <p>{@link #openLoop} sends on a fixed schedule, whether or not earlier requests returned, and
  * measures each request's latency from the moment the schedule meant to send it: a server that
@@ -34,15 +34,15 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * bounded: the schedule has a fixed number of requests, each request a timeout, and the wait for
  * stragglers a limit.
  */
-final class LoadGenerator implements AutoCloseable {
+public final class LoadGenerator implements AutoCloseable {
   /** The largest latency recorded: one minute, in microseconds. */
-  static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
+  public static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
 
   private static final long REQUEST_TIMEOUT_SECONDS = 20;
 
   private final HttpClient client;
 
-  LoadGenerator() throws Exception {
+  public LoadGenerator() throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(64);
     threads.setName("bench-client");
     threads.setDaemon(true);
@@ -58,13 +58,13 @@ final class LoadGenerator implements AutoCloseable {
   }
 
   /** What one request of a run sends. */
-  record Load(String method, String path, byte[] body) {}
+  public record Load(String method, String path, byte[] body) {}
 
   /** One request, waited for: its status, the response's size and how long it took. */
-  record Exchange(int status, long bytes, long nanos) {}
+  public record Exchange(int status, long bytes, long nanos) {}
 
   /** Sends one request and waits for the whole response, counting its bytes, keeping none. */
-  Exchange send(int port, Load load) throws Exception {
+  public Exchange send(int port, Load load) throws Exception {
     CompletableFuture<Exchange> done = new CompletableFuture<>();
     long start = System.nanoTime();
     newRequest(port, load)
@@ -92,7 +92,7 @@ final class LoadGenerator implements AutoCloseable {
   }
 
   /** {@code GET path} as text (the stats endpoint). */
-  String getString(int port, String path) throws Exception {
+  public String getString(int port, String path) throws Exception {
     ContentResponse response =
         client
             .newRequest(URI.create("http://127.0.0.1:" + port + path))
@@ -121,7 +121,7 @@ final class LoadGenerator implements AutoCloseable {
    * @param statuses responses by status code
    * @param generatorCpuNanos this JVM's CPU time over the run
    */
-  record RateRun(
+  public record RateRun(
       Histogram latency,
       Histogram lag,
       double targetRate,
@@ -134,15 +134,15 @@ final class LoadGenerator implements AutoCloseable {
       long generatorCpuNanos) {
 
     /** The generator's CPU per request sent, in microseconds. */
-    double generatorCpuMicrosPerRequest() {
+    public double generatorCpuMicrosPerRequest() {
       return generatorCpuNanos / 1000.0 / Math.max(1, sent);
     }
 
-    double p99Millis() {
+    public double p99Millis() {
       return latency.getValueAtPercentile(99) / 1000.0;
     }
 
-    double lagP99Millis() {
+    public double lagP99Millis() {
       return lag.getValueAtPercentile(99) / 1000.0;
     }
 
@@ -151,7 +151,7 @@ final class LoadGenerator implements AutoCloseable {
      * is at most a tenth of the p99 latency. A phase that fails this is not measurable on this
      * machine, whatever its figures.
      */
-    boolean measurable() {
+    public boolean measurable() {
       return Lag.measurable(lag.getValueAtPercentile(99), latency.getValueAtPercentile(99));
     }
   }
@@ -163,7 +163,7 @@ final class LoadGenerator implements AutoCloseable {
    * @param latency microseconds from each send to its complete 2xx response
    * @param rate 2xx responses per second over the run: the peak throughput at this concurrency
    */
-  record ClosedRun(
+  public record ClosedRun(
       Histogram latency,
       int connections,
       long ok,
@@ -173,27 +173,27 @@ final class LoadGenerator implements AutoCloseable {
       Map<Integer, Long> statuses,
       long generatorCpuNanos) {
 
-    double generatorCpuMicrosPerRequest() {
+    public double generatorCpuMicrosPerRequest() {
       return generatorCpuNanos / 1000.0 / Math.max(1, ok + errors);
     }
   }
 
   /** Connections of a closed-loop run unless told otherwise. */
-  static final int CLOSED_LOOP_CONNECTIONS = 16;
+  public static final int CLOSED_LOOP_CONNECTIONS = 16;
 
   /** Connections of an open-loop run: enough that a slow answer seldom makes a request queue. */
-  static final int OPEN_LOOP_CONNECTIONS = 32;
+  public static final int OPEN_LOOP_CONNECTIONS = 32;
 
   /**
    * Sends {@code load} to 127.0.0.1:{@code port} at {@code rate} requests per second for {@code
    * duration}, then waits (a bounded time) for the answers. Latency counts from each request's
    * scheduled time (no coordinated omission).
    */
-  RateRun openLoop(int port, Load load, double rate, Duration duration) {
+  public RateRun openLoop(int port, Load load, double rate, Duration duration) {
     return openLoop(port, load, rate, duration, OPEN_LOOP_CONNECTIONS);
   }
 
-  RateRun openLoop(int port, Load load, double rate, Duration duration, int connections) {
+  public RateRun openLoop(int port, Load load, double rate, Duration duration, int connections) {
     try {
       return NioLoad.openLoop(loopback(port), load, rate, duration, connections);
     } catch (IOException e) {
@@ -205,7 +205,7 @@ final class LoadGenerator implements AutoCloseable {
    * Saturates the server: {@code connections} keep-alive connections, each sending its next request
    * as soon as the previous answer is complete, for {@code duration}.
    */
-  ClosedRun closedLoop(int port, Load load, int connections, Duration duration) {
+  public ClosedRun closedLoop(int port, Load load, int connections, Duration duration) {
     try {
       return NioLoad.closedLoop(loopback(port), load, connections, duration);
     } catch (IOException e) {
