@@ -96,8 +96,8 @@ final class Calibration {
       int port = server.awaitPort();
       progress.end("port " + port);
       progress.begin("warm-up (built-in, closed loop)");
-      ClosedRun warm = client.closedLoop(port, hello, connections, options.profile().warmupTime());
-      progress.end(String.format(Locale.ROOT, "%.0f/s", warm.rate()));
+      double warm = TimingScenarios.warmUp(client, port, hello, options.profile().warmupTime());
+      progress.end(String.format(Locale.ROOT, "%.0f/s", warm));
       for (int round = 1; round <= rounds; round++) {
         progress.begin("round " + round + ": built-in");
         CpuClock.ProcessCpu before = CpuClock.of(server.pid());

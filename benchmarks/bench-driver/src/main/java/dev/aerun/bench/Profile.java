@@ -17,8 +17,8 @@ import java.time.Duration;
  * @param idle how long the server is left idle to measure its CPU at rest
  * @param rounds how many times the timing scenarios (CPU, latency, capacity) run, the peers
  *     interleaved (A B C, A B C, …): medians and spreads come from these
- * @param warmupTime the unrecorded closed-loop lead-in of a peer's first round (and of the
- *     calibration)
+ * @param warmupTime the least unrecorded closed-loop lead-in of a peer's first round (and of the
+ *     calibration); it goes on until the rate settles, up to five times as long
  * @param peakTime how long each closed-loop peak-throughput run is recorded
  * @param capacityWarmup the unrecorded lead-in of each capacity step
  * @param capacityStep how long each capacity step is recorded
@@ -60,7 +60,7 @@ record Profile(
         Duration.ofMillis(1500),
         Duration.ofMillis(500),
         3,
-        Duration.ofSeconds(2),
+        Duration.ofSeconds(3),
         Duration.ofSeconds(2),
         Duration.ofMillis(200),
         Duration.ofMillis(800),

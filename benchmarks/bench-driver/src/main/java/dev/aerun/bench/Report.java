@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
 /**
  * The report of a run, in its results folder: {@code results.json} (every figure), {@code
  * summary.md} (one table per scenario, with the ratios HttpConnector / bare and legacy /
- * HttpConnector, and the issue's targets met or missed) and {@code charts/*.svg}.
+ * HttpConnector, and the project's targets met, missed or within noise) and {@code charts/*.svg}.
  */
 final class Report {
   private final Results results;

@@ -275,7 +275,7 @@ final class Results {
   /** One peer's server process over its whole run. */
   record ProcessRow(String peer, String ee, long peakRssBytes, int threads, String log) {}
 
-  /** A target of the issue and whether this run met it. */
+  /** A target of the project and whether this run met it (met, missed, within noise, …). */
   record TargetRow(String target, String figure, String verdict) {}
 
   /** Something that could not be measured, and why. */

@@ -9,6 +9,7 @@ import dev.aerun.bench.Results.CpuRow;
 import dev.aerun.bench.Results.LatencyRow;
 import dev.aerun.bench.Results.Percentiles;
 import dev.aerun.bench.Results.PhaseLag;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -140,7 +141,7 @@ final class TimingScenarios {
   CapacityRound capacity(LoadGenerator client, ServerProcess server, int port, int round) {
     Load load = new Load("GET", "/hello", null);
     if (round == 1) {
-      client.closedLoop(port, load, LoadGenerator.CLOSED_LOOP_CONNECTIONS, profile.warmupTime());
+      warmUp(client, port, load, profile.warmupTime());
     }
     CpuClock.ProcessCpu before = CpuClock.of(server.pid());
     ClosedRun peak =
@@ -162,6 +163,31 @@ final class TimingScenarios {
         serverCpu.known() ? serverCpu.compilerNanos() / 1e6 : Double.NaN,
         peak.generatorCpuMicrosPerRequest(),
         found.steps());
+  }
+
+  /**
+   * Closed-loop load, unrecorded, in one-second slices until two slices in a row agree within 10 %
+   * and at least {@code least} has passed, and at most five times {@code least}: the JIT compilers
+   * of the server (and of this JVM) settle at very different speeds on a quiet and a busy machine.
+   * Returns the last slice's rate.
+   */
+  static double warmUp(LoadGenerator client, int port, Load load, Duration least) {
+    long start = System.nanoTime();
+    long min = least.toNanos();
+    long max = 5 * min;
+    double previous = -1;
+    while (true) {
+      double rate =
+          client
+              .closedLoop(port, load, LoadGenerator.CLOSED_LOOP_CONNECTIONS, Duration.ofSeconds(1))
+              .rate();
+      long elapsed = System.nanoTime() - start;
+      boolean settled = previous > 0 && Math.abs(rate - previous) <= 0.1 * previous;
+      if ((settled && elapsed >= min) || elapsed >= max) {
+        return rate;
+      }
+      previous = rate;
+    }
   }
 
   private CapacityStep capacityStep(LoadGenerator client, int port, Load load, double rate) {
