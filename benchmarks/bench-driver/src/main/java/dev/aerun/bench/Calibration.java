@@ -96,7 +96,8 @@ final class Calibration {
       int port = server.awaitPort();
       progress.end("port " + port);
       progress.begin("warm-up (built-in, closed loop)");
-      double warm = TimingScenarios.warmUp(client, port, hello, options.profile().warmupTime());
+      double warm =
+          TimingScenarios.warmUp(client, server.pid(), port, hello, options.profile().warmupTime());
       progress.end(String.format(Locale.ROOT, "%.0f/s", warm));
       for (int round = 1; round <= rounds; round++) {
         progress.begin("round " + round + ": built-in");

@@ -141,7 +141,7 @@ final class TimingScenarios {
   CapacityRound capacity(LoadGenerator client, ServerProcess server, int port, int round) {
     Load load = new Load("GET", "/hello", null);
     if (round == 1) {
-      warmUp(client, port, load, profile.warmupTime());
+      warmUp(client, server.pid(), port, load, profile.warmupTime());
     }
     CpuClock.ProcessCpu before = CpuClock.of(server.pid());
     ClosedRun peak =
@@ -166,23 +166,28 @@ final class TimingScenarios {
   }
 
   /**
-   * Closed-loop load, unrecorded, in one-second slices until two slices in a row agree within 10 %
-   * and at least {@code least} has passed, and at most five times {@code least}: the JIT compilers
-   * of the server (and of this JVM) settle at very different speeds on a quiet and a busy machine.
-   * Returns the last slice's rate.
+   * Closed-loop load, unrecorded, in one-second slices until the server has settled: two slices in
+   * a row agree within 10 % and, where its threads can be read, its JIT compiler threads used less
+   * than a tenth of its CPU in the last slice; at least {@code least}, at most five times that. The
+   * JIT compilers settle at very different speeds on a quiet and a busy machine. Returns the last
+   * slice's rate.
    */
-  static double warmUp(LoadGenerator client, int port, Load load, Duration least) {
+  static double warmUp(LoadGenerator client, long pid, int port, Load load, Duration least) {
     long start = System.nanoTime();
     long min = least.toNanos();
     long max = 5 * min;
     double previous = -1;
     while (true) {
+      CpuClock.ProcessCpu before = CpuClock.of(pid);
       double rate =
           client
               .closedLoop(port, load, LoadGenerator.CLOSED_LOOP_CONNECTIONS, Duration.ofSeconds(1))
               .rate();
+      CpuClock.ProcessCpu slice = CpuClock.of(pid).minus(before);
       long elapsed = System.nanoTime() - start;
-      boolean settled = previous > 0 && Math.abs(rate - previous) <= 0.1 * previous;
+      boolean jitSettled =
+          !slice.known() || slice.compilerNanos() < 0.1 * Math.max(1, slice.totalNanos());
+      boolean settled = jitSettled && previous > 0 && Math.abs(rate - previous) <= 0.1 * previous;
       if ((settled && elapsed >= min) || elapsed >= max) {
         return rate;
       }
