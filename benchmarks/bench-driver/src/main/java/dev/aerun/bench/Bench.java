@@ -1,18 +1,8 @@
 package dev.aerun.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.aerun.bench.LoadGenerator.Exchange;
-import dev.aerun.bench.LoadGenerator.Load;
-import dev.aerun.bench.LoadGenerator.RateRun;
 import dev.aerun.bench.Results.CapacityRow;
-import dev.aerun.bench.Results.CapacityStep;
 import dev.aerun.bench.Results.ColdStartRow;
-import dev.aerun.bench.Results.CpuRow;
-import dev.aerun.bench.Results.EchoRow;
 import dev.aerun.bench.Results.Failure;
-import dev.aerun.bench.Results.LatencyRow;
-import dev.aerun.bench.Results.Percentiles;
 import dev.aerun.bench.Results.ProcessRow;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,14 +12,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.HdrHistogram.Histogram;
 
 /**
  * One benchmark run: for each EE version and each peer, a server JVM started fresh, measured
@@ -37,7 +25,6 @@ import org.HdrHistogram.Histogram;
  * as a failure and the run goes on with the next one.
  */
 final class Bench {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final long KIB = 1024;
   private static final long MIB = 1024 * 1024;
 
@@ -47,8 +34,10 @@ final class Bench {
   private final Results results = new Results();
   private final Map<String, List<Double>> coldStartMillis = new LinkedHashMap<>();
   private final Map<String, List<Long>> coldStartRss = new LinkedHashMap<>();
-  private final Map<Long, byte[]> bodies = new LinkedHashMap<>();
-  private final List<Path> jfrRecordings = new ArrayList<>();
+  private final Map<String, List<Results.CapacityRound>> capacityRounds = new LinkedHashMap<>();
+  private final EchoScenario echo;
+  private final TimingScenarios timing;
+  private final JfrProfiles jfr;
   private final Path workDir;
   private Progress progress;
   private String jettyVersion = "?";
@@ -58,6 +47,9 @@ final class Bench {
     this.profile = options.profile();
     this.layout = ServerProcess.Layout.of(options.repo());
     this.workDir = Files.createDirectories(options.out().resolve("logs")).toAbsolutePath();
+    this.echo = new EchoScenario(profile);
+    this.jfr = new JfrProfiles(options);
+    this.timing = new TimingScenarios(profile, options.p99BoundMillis(), echo.body(KIB));
   }
 
   /** Runs the benchmarks of {@code options}; returns the results folder. */
@@ -81,7 +73,7 @@ final class Bench {
     }
     bench.results.meta =
         bench.meta(startedAt, (System.nanoTime() - start) / 1e9, commandLine, loadBefore);
-    bench.summariseJfr();
+    bench.jfr.summarise(bench.results);
     Report.write(bench.results, options, options.out());
     bench.progress.note("done: " + options.out().resolve("summary.md"));
     return options.out();
@@ -99,9 +91,10 @@ final class Bench {
         perPeer += options.echoSizes().size();
       }
       if (ee10) {
-        perPeer += options.runs(Scenario.CPU) ? 1 : 0;
-        perPeer += options.runs(Scenario.LATENCY) ? 2 : 0;
-        perPeer += options.runs(Scenario.CAPACITY) ? 1 : 0;
+        int perRound = options.runs(Scenario.CPU) ? 1 : 0;
+        perRound += options.runs(Scenario.LATENCY) ? 2 : 0;
+        perRound += options.runs(Scenario.CAPACITY) ? 1 : 0;
+        perPeer += perRound * profile.rounds();
         perPeer += options.jfr() ? 1 : 0;
       }
       steps += perPeer * options.peers().size();
@@ -121,15 +114,111 @@ final class Bench {
       if (!ee10 && !options.runs(Scenario.ECHO)) {
         continue;
       }
-      for (Peer peer : options.peers()) {
-        try {
-          measurePeer(client, peer, ee);
-        } catch (RuntimeException e) {
-          results.failures.add(new Failure(peer.id, ee, "run", String.valueOf(e)));
-          progress.note("FAILED: " + peer.id + " " + ee + ": " + e);
+      // Every peer's server stays up through the timing rounds, which interleave the peers.
+      Map<Peer, ServerProcess> live = new LinkedHashMap<>();
+      try {
+        for (Peer peer : options.peers()) {
+          try {
+            ServerProcess server = startAndEcho(client, peer, ee);
+            if (server != null) {
+              live.put(peer, server);
+              if (!ee10 || !timing()) {
+                finish(client, live.remove(peer));
+              }
+            }
+          } catch (RuntimeException e) {
+            results.failures.add(new Failure(peer.id, ee, "run", String.valueOf(e)));
+            progress.note("FAILED: " + peer.id + " " + ee + ": " + e);
+          }
+        }
+        if (ee10 && timing()) {
+          rounds(client, live);
+          for (ServerProcess server : live.values()) {
+            if (options.jfr()) {
+              step(
+                  server.peer(),
+                  ee,
+                  "JFR profile, cpu load at 4x rate",
+                  () -> jfr.record(client, server, timing.cpuLoad()));
+            }
+          }
+        }
+      } finally {
+        for (ServerProcess server : live.values()) {
+          finish(client, server);
         }
       }
     }
+    coldStarts();
+    aggregateCapacity();
+    results.generator = generatorSummary();
+  }
+
+  private boolean timing() {
+    return options.runs(Scenario.CPU)
+        || options.runs(Scenario.LATENCY)
+        || options.runs(Scenario.CAPACITY);
+  }
+
+  /**
+   * The timing scenarios, round after round, the peers interleaved in each (A B C, A B C, …), so
+   * that whatever else the machine does meanwhile falls on every peer alike.
+   */
+  private void rounds(LoadGenerator client, Map<Peer, ServerProcess> live) {
+    for (int round = 1; round <= profile.rounds(); round++) {
+      int r = round;
+      String of = " [" + round + "/" + profile.rounds() + "]";
+      for (ServerProcess server : live.values()) {
+        Peer peer = server.peer();
+        if (!server.isAlive()) {
+          continue;
+        }
+        int port = server.awaitPort();
+        if (options.runs(Scenario.CPU)) {
+          step(
+              peer,
+              "ee10",
+              "cpu 1 KiB in / 32 KiB out" + of,
+              () -> timing.cpu(client, server, port, r, results));
+        }
+        if (options.runs(Scenario.LATENCY)) {
+          step(
+              peer,
+              "ee10",
+              "latency 5 KiB @ " + profile.latencyRate5k() + "/s" + of,
+              () ->
+                  timing.latency(client, peer, port, 5 * KIB, profile.latencyRate5k(), r, results));
+          step(
+              peer,
+              "ee10",
+              "latency 1 MiB @ " + profile.latencyRate1m() + "/s" + of,
+              () -> timing.latency(client, peer, port, MIB, profile.latencyRate1m(), r, results));
+        }
+        if (options.runs(Scenario.CAPACITY)) {
+          step(
+              peer,
+              "ee10",
+              "capacity (hello)" + of,
+              () -> {
+                Results.CapacityRound found = timing.capacity(client, server, port, r);
+                capacityRounds.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(found);
+                return String.format(
+                    Locale.ROOT,
+                    "peak %.0f/s, %.0f/s with p99 ≤ %.0f ms (%d steps), generator %.1f µs vs"
+                        + " server %.1f µs/request",
+                    found.peakRate(),
+                    found.capacityRate(),
+                    options.p99BoundMillis(),
+                    found.steps().size(),
+                    found.generatorCpuMicrosPerRequestAtPeak(),
+                    found.serverCpuMicrosPerRequestAtPeak());
+              });
+        }
+      }
+    }
+  }
+
+  private void coldStarts() {
     if (options.runs(Scenario.COLDSTART) && options.ees().contains("ee10")) {
       for (int round = 2; round <= profile.coldStarts(); round++) {
         for (Peer peer : options.peers()) {
@@ -155,6 +244,59 @@ final class Bench {
     }
   }
 
+  /** One capacity[] row per peer: the medians and spreads of its rounds. */
+  private void aggregateCapacity() {
+    for (Peer peer : options.peers()) {
+      List<Results.CapacityRound> rounds = capacityRounds.get(peer.id);
+      if (rounds == null || rounds.isEmpty()) {
+        continue;
+      }
+      Stats.Spread capacity =
+          Stats.spread(rounds.stream().map(Results.CapacityRound::capacityRate).toList());
+      Stats.Spread peak =
+          Stats.spread(rounds.stream().map(Results.CapacityRound::peakRate).toList());
+      Stats.Spread serverCpu =
+          Stats.spread(
+              rounds.stream().map(Results.CapacityRound::serverCpuMicrosPerRequestAtPeak).toList());
+      results.capacity.add(
+          new CapacityRow(
+              peer.id,
+              capacity.median(),
+              peak.median(),
+              options.p99BoundMillis(),
+              capacity,
+              peak,
+              serverCpu,
+              rounds));
+    }
+  }
+
+  /** What the load generator cost beside the servers, and how many phases it could not time. */
+  private Results.Generator generatorSummary() {
+    List<Double> generatorCpu = new ArrayList<>();
+    List<Double> serverCpu = new ArrayList<>();
+    for (List<Results.CapacityRound> rounds : capacityRounds.values()) {
+      for (Results.CapacityRound round : rounds) {
+        generatorCpu.add(round.generatorCpuMicrosPerRequestAtPeak());
+        serverCpu.add(round.serverCpuMicrosPerRequestAtPeak());
+      }
+    }
+    List<Results.PhaseLag> phases = new ArrayList<>();
+    results.cpu.forEach(r -> phases.add(r.lag()));
+    results.latency.forEach(r -> phases.add(r.lag()));
+    int unmeasurable = (int) phases.stream().filter(p -> !p.measurable()).count();
+    String wrk = Calibration.findOnPath("wrk");
+    return new Results.Generator(
+        "built-in (Java NIO, one selector thread, keep-alive connections)",
+        Stats.spread(generatorCpu).median(),
+        Stats.spread(serverCpu).median(),
+        phases.size(),
+        unmeasurable,
+        wrk == null
+            ? "not calibrated: wrk is not on the PATH (benchmarks/bin/install-wrk.sh, then --calibrate)"
+            : "calibrate against wrk with --calibrate");
+  }
+
   private ServerProcess start(Peer peer, String ee, String what) throws IOException {
     return ServerProcess.start(
         peer,
@@ -166,8 +308,11 @@ final class Bench {
         peer.id + "-" + ee + "-" + what);
   }
 
-  /** One peer on one EE: a fresh server JVM for every scenario that EE runs. */
-  private void measurePeer(LoadGenerator client, Peer peer, String ee) {
+  /**
+   * Starts one peer on one EE (its cold start recorded for EE10) and runs the echo scenario on it;
+   * the running server, or {@code null} if it did not start.
+   */
+  private ServerProcess startAndEcho(LoadGenerator client, Peer peer, String ee) {
     boolean ee10 = ee.equals("ee10");
     progress.begin(peer.id + " " + ee + ": start");
     ServerProcess server;
@@ -176,7 +321,7 @@ final class Bench {
       server = start(peer, ee, "main");
     } catch (Exception e) {
       fail(peer, ee, "start", e);
-      return;
+      return null;
     }
     try {
       long nanos = server.awaitFirstOk("/hello");
@@ -195,45 +340,36 @@ final class Bench {
     } catch (Exception e) {
       fail(peer, ee, "start", e);
       server.close();
+      return null;
+    }
+    if (options.runs(Scenario.ECHO)) {
+      for (long size : options.echoSizes()) {
+        step(
+            peer,
+            ee,
+            "echo " + Report.size(size),
+            () -> echo.run(client, peer, ee, port, size, results));
+      }
+    }
+    return server;
+  }
+
+  /** Records the server's process figures, stops it and trims its log. */
+  private void finish(LoadGenerator client, ServerProcess server) {
+    if (server == null) {
       return;
     }
     try {
-      if (options.runs(Scenario.ECHO)) {
-        for (long size : options.echoSizes()) {
-          step(peer, ee, "echo " + Report.size(size), () -> echo(client, peer, ee, port, size));
-        }
-      }
-      if (ee10 && options.runs(Scenario.CPU)) {
-        step(peer, ee, "cpu 1 KiB in / 32 KiB out", () -> cpu(client, peer, port));
-      }
-      if (ee10 && options.runs(Scenario.LATENCY)) {
-        step(
-            peer,
-            ee,
-            "latency 5 KiB @ " + profile.latencyRate5k() + "/s",
-            () -> latency(client, peer, port, 5 * KIB, profile.latencyRate5k()));
-        step(
-            peer,
-            ee,
-            "latency 1 MiB @ " + profile.latencyRate1m() + "/s",
-            () -> latency(client, peer, port, MIB, profile.latencyRate1m()));
-      }
-      if (ee10 && options.runs(Scenario.CAPACITY)) {
-        step(peer, ee, "capacity (hello, rising rate)", () -> capacity(client, peer, port));
-      }
-      if (ee10 && options.jfr()) {
-        step(peer, ee, "JFR profile, cpu load at 4x rate", () -> jfr(client, server, port));
-      }
       int threads = -1;
       try {
-        threads = (int) stats(client, port).threads();
+        threads = (int) ServerStats.fetch(client, server.awaitPort()).threads();
       } catch (Exception ignored) {
         // Reported as -1.
       }
       results.processes.add(
           new ProcessRow(
-              peer.id,
-              ee,
+              server.peer().id,
+              server.ee(),
               server.peakRssBytes(),
               threads,
               workDir.getParent().relativize(server.log()).toString()));
@@ -261,329 +397,6 @@ final class Bench {
     String message = e.getMessage() == null ? e.toString() : e.getMessage();
     results.failures.add(new Failure(peer.id, ee, what, message));
     progress.end("FAILED: " + message.lines().findFirst().orElse(""));
-  }
-
-  // ---- Scenarios ------------------------------------------------------------------------------
-
-  /** Echo, one request at a time: allocation per request, and the heap after GC mid-request. */
-  private String echo(LoadGenerator client, Peer peer, String ee, int port, long size)
-      throws Exception {
-    byte[] body = bodies.computeIfAbsent(size, Bench::pattern);
-    Load load = new Load("POST", "/echo", body);
-    for (int i = 0; i < profile.echoWarmup(size); i++) {
-      check(client.send(port, load), size);
-    }
-    int n = profile.echoRequests(size);
-    Histogram latency = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
-    // The first stats requests of a server allocate a megabyte of one-time set-up: warm them too,
-    // so that the next two readings measure what one stats request costs from then on.
-    for (int i = 0; i < 3; i++) {
-      stats(client, port);
-    }
-    ServerStats s0 = stats(client, port);
-    ServerStats s1 = stats(client, port);
-    for (int i = 0; i < n; i++) {
-      Exchange exchange = client.send(port, load);
-      check(exchange, size);
-      latency.recordValue(Math.min(LoadGenerator.HIGHEST_MICROS, exchange.nanos() / 1000));
-    }
-    ServerStats s2 = stats(client, port);
-    double overhead = s1.allocatedBytes() - s0.allocatedBytes();
-    double allocated = (s2.allocatedBytes() - s1.allocatedBytes() - overhead) / n;
-    double gcAllocated =
-        ((s2.gcFreedBytes() + s2.heapUsed()) - (s1.gcFreedBytes() + s1.heapUsed())) / (double) n;
-    double cpuMicros = (s2.processCpuNanos() - s1.processCpuNanos()) / 1000.0 / n;
-
-    List<Long> heap = new ArrayList<>();
-    Load measureHeap = new Load("POST", "/echo?heap", body);
-    for (int i = 0; i < profile.heapSamples(); i++) {
-      check(client.send(port, measureHeap), size);
-      heap.add(stats(client, port).heapAfterGc());
-    }
-    long heapMedian = medianLong(heap);
-    // After the same warm-up and requests, so that whatever the server keeps between requests
-    // (pooled buffers, caches) is in both figures and only the request's own part differs.
-    long heapAtRest = heapAtRest(client, port);
-    results.echo.add(
-        new EchoRow(
-            ee,
-            peer.id,
-            size,
-            n,
-            allocated,
-            gcAllocated,
-            overhead,
-            heapMedian,
-            heapAtRest,
-            heap,
-            cpuMicros,
-            latency.getValueAtPercentile(50) / 1000.0));
-    return String.format(
-        Locale.ROOT,
-        "%s/request (GC check %s), heap %s",
-        Report.bytes(allocated),
-        Report.bytes(gcAllocated),
-        Report.bytes(heapMedian));
-  }
-
-  /** The heap after a full GC at the end of an empty echo: the server's live data at rest. */
-  private static long heapAtRest(LoadGenerator client, int port) {
-    try {
-      Exchange exchange = client.send(port, new Load("POST", "/echo?heap", new byte[0]));
-      if (exchange.status() != 200) {
-        return -1;
-      }
-      return stats(client, port).heapAfterGc();
-    } catch (Exception e) {
-      return -1;
-    }
-  }
-
-  private static void check(Exchange exchange, long size) {
-    if (exchange.status() != 200 || exchange.bytes() != size) {
-      throw new IllegalStateException(
-          "echo of " + size + " bytes answered " + exchange.status() + " with " + exchange.bytes());
-    }
-  }
-
-  /** 1 KiB in, 32 KiB out at a fixed rate: server CPU per request. */
-  private String cpu(LoadGenerator client, Peer peer, int port) throws Exception {
-    Load load = cpuLoad();
-    client.openLoop(port, load, profile.cpuRate(), profile.warmup());
-    // Idle after the warm-up, when the JIT compilers have mostly settled.
-    ServerStats idleStart = stats(client, port);
-    long idleNanos = System.nanoTime();
-    ServerProcess.sleepMillis(profile.idle().toMillis());
-    ServerStats idleEnd = stats(client, port);
-    double idleSeconds = (System.nanoTime() - idleNanos) / 1e9;
-    double idleCpuMillisPerSecond =
-        (idleEnd.processCpuNanos() - idleStart.processCpuNanos()) / 1e6 / idleSeconds;
-
-    ServerStats s1 = stats(client, port);
-    long t1 = System.nanoTime();
-    RateRun run = client.openLoop(port, load, profile.cpuRate(), profile.measure());
-    ServerStats s2 = stats(client, port);
-    double seconds = (System.nanoTime() - t1) / 1e9;
-    long answered = Math.max(1, run.ok());
-    double cpuNanos = s2.processCpuNanos() - s1.processCpuNanos();
-    double perRequest = cpuNanos / 1000.0 / answered;
-    double net = (cpuNanos - idleCpuMillisPerSecond * 1e6 * seconds) / 1000.0 / answered;
-    long jitMillis = s2.jitMillis() - s1.jitMillis();
-    // The compilers' time is CPU time of their threads: taken off, what is left is the
-    // steady-state cost, which a long run (the reference ran for an hour) converges to.
-    double netOfJit = (cpuNanos - jitMillis * 1e6) / 1000.0 / answered;
-    double allocated = (s2.allocatedBytes() - s1.allocatedBytes()) / (double) answered;
-    results.cpu.add(
-        new CpuRow(
-            peer.id,
-            profile.cpuRate(),
-            run.achievedRate(),
-            run.ok(),
-            run.errors(),
-            perRequest,
-            netOfJit,
-            idleCpuMillisPerSecond,
-            net,
-            allocated,
-            jitMillis,
-            s2.gcPauseMillis() - s1.gcPauseMillis()));
-    return String.format(
-        Locale.ROOT,
-        "%.0f µs CPU/request (%.0f without JIT), %s/request%s",
-        perRequest,
-        netOfJit,
-        Report.bytes(allocated),
-        run.errors() > 0 ? ", " + run.errors() + " errors" : "");
-  }
-
-  private Load cpuLoad() {
-    return new Load("POST", "/bytes?size=" + 32 * KIB, bodies.computeIfAbsent(KIB, Bench::pattern));
-  }
-
-  /** Open loop at a fixed rate: latency percentiles, corrected for coordinated omission. */
-  private String latency(LoadGenerator client, Peer peer, int port, long size, int rate) {
-    Load load = new Load("GET", "/bytes?size=" + size, null);
-    client.openLoop(port, load, rate, profile.warmup());
-    RateRun run = client.openLoop(port, load, rate, profile.measure());
-    Percentiles p = Percentiles.of(run.latency());
-    results.latency.add(
-        new LatencyRow(
-            peer.id,
-            size,
-            rate,
-            run.achievedRate(),
-            run.sent(),
-            run.ok(),
-            run.errors(),
-            p,
-            run.maxSendLagMicros()));
-    return String.format(
-        Locale.ROOT,
-        "p50 %.2f / p99 %.2f / max %.1f ms, %.0f/s%s",
-        p.p50(),
-        p.p99(),
-        p.max(),
-        run.achievedRate(),
-        run.errors() > 0 ? ", " + run.errors() + " errors" : "");
-  }
-
-  /** Small responses at a rising rate: the highest rate whose p99 stays under the bound. */
-  private String capacity(LoadGenerator client, Peer peer, int port) {
-    Load load = new Load("GET", "/hello", null);
-    double bound = options.p99BoundMillis();
-    List<CapacityStep> steps = new ArrayList<>();
-    double rate = profile.capacityStart();
-    double passed = 0;
-    double failed = 0;
-    for (int tried = 0; tried < profile.capacityMaxSteps(); tried++) {
-      CapacityStep step = confirmedStep(steps, client, port, load, rate, bound);
-      if (step.passed()) {
-        passed = rate;
-        if (failed > 0) {
-          break;
-        }
-        rate = Math.round(rate * profile.capacityFactor() / 100) * 100.0;
-        if (rate > 200_000) {
-          break;
-        }
-      } else {
-        failed = rate;
-        if (passed > 0) {
-          break;
-        }
-        rate = Math.round(rate / 2 / 100) * 100.0;
-        if (rate < 100) {
-          break;
-        }
-      }
-    }
-    for (int i = 0; i < profile.capacityRefinements() && passed > 0 && failed > passed; i++) {
-      double mid = Math.round((passed + failed) / 2 / 100) * 100.0;
-      if (mid <= passed || mid >= failed) {
-        break;
-      }
-      CapacityStep step = confirmedStep(steps, client, port, load, mid, bound);
-      if (step.passed()) {
-        passed = mid;
-      } else {
-        failed = mid;
-      }
-    }
-    results.capacity.add(new CapacityRow(peer.id, passed, bound, steps));
-    return String.format(
-        Locale.ROOT, "%.0f/s with p99 ≤ %.0f ms (%d steps)", passed, bound, steps.size());
-  }
-
-  /**
-   * A step, run a second time if it fails, recording both: a rate fails only when it fails twice in
-   * a row, so that one hiccup (a GC pause, a JIT deoptimisation, the load generator's own) does not
-   * end the search below what the server sustains.
-   */
-  private CapacityStep confirmedStep(
-      List<CapacityStep> steps,
-      LoadGenerator client,
-      int port,
-      Load load,
-      double rate,
-      double boundMillis) {
-    CapacityStep step = capacityStep(client, port, load, rate, boundMillis);
-    steps.add(step);
-    if (!step.passed()) {
-      step = capacityStep(client, port, load, rate, boundMillis);
-      steps.add(step);
-    }
-    return step;
-  }
-
-  private CapacityStep capacityStep(
-      LoadGenerator client, int port, Load load, double rate, double boundMillis) {
-    client.openLoop(port, load, rate, profile.capacityWarmup());
-    RateRun run = client.openLoop(port, load, rate, profile.capacityStep());
-    double p99 = run.latency().getValueAtPercentile(99) / 1000.0;
-    boolean passed = run.errors() == 0 && p99 <= boundMillis && run.achievedRate() >= 0.95 * rate;
-    // Let whatever queued drain before the next step.
-    ServerProcess.sleepMillis(300);
-    return new CapacityStep(rate, run.achievedRate(), p99, run.errors(), passed);
-  }
-
-  /** A JFR recording of the server under the CPU scenario's load, for the profile summary. */
-  private String jfr(LoadGenerator client, ServerProcess server, int port) throws Exception {
-    Path dir = Files.createDirectories(options.out().resolve("profiles"));
-    Path recording = dir.resolve(server.peer().id + "-" + server.ee() + ".jfr").toAbsolutePath();
-    Load load = cpuLoad();
-    jcmd(server.pid(), "JFR.start", "name=bench", "settings=profile", "filename=" + recording);
-    try {
-      // Four times the CPU scenario's rate: JFR samples running threads only, so a busier
-      // server gives more samples in the same time.
-      client.openLoop(port, load, 4.0 * profile.cpuRate(), profile.measure());
-    } finally {
-      jcmd(server.pid(), "JFR.stop", "name=bench");
-    }
-    jfrRecordings.add(recording);
-    return "recorded profiles/" + recording.getFileName();
-  }
-
-  private void jcmd(long pid, String... command) throws Exception {
-    Path jcmd = options.java().resolveSibling("jcmd");
-    List<String> line = new ArrayList<>(List.of(jcmd.toString(), Long.toString(pid)));
-    line.addAll(Arrays.asList(command));
-    Process process =
-        new ProcessBuilder(line)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new IllegalStateException("jcmd " + String.join(" ", command) + " hung");
-    }
-    if (process.exitValue() != 0) {
-      throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed");
-    }
-  }
-
-  private void summariseJfr() {
-    for (Path recording : jfrRecordings) {
-      try {
-        JfrSummary.write(recording, recording.resolveSibling(recording.getFileName() + ".txt"), 25);
-      } catch (Exception e) {
-        results.failures.add(
-            new Failure("-", "-", "jfr summary", recording.getFileName() + ": " + e));
-      }
-    }
-  }
-
-  // ---- Helpers --------------------------------------------------------------------------------
-
-  /** The server's counters (see the app's ProcessStats). */
-  record ServerStats(
-      long threads,
-      long allocatedBytes,
-      long processCpuNanos,
-      long heapUsed,
-      long gcFreedBytes,
-      long heapAfterGc,
-      long jitMillis,
-      long gcPauseMillis) {}
-
-  private static ServerStats stats(LoadGenerator client, int port) throws Exception {
-    JsonNode node = JSON.readTree(client.getString(port, "/stats"));
-    return new ServerStats(
-        node.path("threads").asLong(),
-        node.path("allocatedBytes").asLong(),
-        node.path("processCpuNanos").asLong(),
-        node.path("heapUsed").asLong(),
-        node.path("gcFreedBytes").asLong(),
-        node.path("heapAfterGc").asLong(),
-        node.path("jitMillis").asLong(),
-        node.path("gcPauseMillis").asLong());
-  }
-
-  private static byte[] pattern(long size) {
-    byte[] bytes = new byte[(int) size];
-    for (int i = 0; i < bytes.length; i++) {
-      bytes[i] = (byte) ('A' + i % 26);
-    }
-    return bytes;
   }
 
   private static final Pattern JETTY_VERSION = Pattern.compile("on (?:bare )?Jetty (\\S+)");

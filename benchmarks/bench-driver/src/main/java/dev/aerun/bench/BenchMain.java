@@ -50,6 +50,15 @@ public final class BenchMain {
       System.err.print(BenchOptions.USAGE);
       return 2;
     }
+    if (options.calibrate()) {
+      try {
+        Calibration.run(options, System.out);
+        return 0;
+      } catch (Exception e) {
+        System.err.println("error: " + e.getMessage());
+        return 1;
+      }
+    }
     try {
       Bench.run(options, "java -jar bench-driver.jar " + String.join(" ", args), System.out);
       return 0;

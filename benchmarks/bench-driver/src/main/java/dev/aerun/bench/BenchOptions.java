@@ -24,6 +24,7 @@ import java.util.Locale;
  * @param p99BoundMillis the capacity scenario's latency bound
  * @param jfr whether to record a JFR profile of each EE10 peer under the CPU scenario's load
  * @param repo the repository whose build output is run
+ * @param calibrate run the load generator's calibration against wrk instead of the benchmarks
  */
 record BenchOptions(
     Profile profile,
@@ -36,7 +37,8 @@ record BenchOptions(
     List<String> jvmFlags,
     double p99BoundMillis,
     boolean jfr,
-    Path repo) {
+    Path repo,
+    boolean calibrate) {
 
   /** The EE versions the benchmarks know, in report order (each a {@code bench-app-<ee>.war}). */
   static final List<String> EES = List.of("ee10", "ee8", "ee11");
@@ -49,9 +51,13 @@ record BenchOptions(
              java -jar benchmarks/bench-driver/target/bench-driver.jar --reload [N]
                (hot reload of the dev server: change-to-new-code time, memory after N reloads)
 
-        --quick                 the short profile (under two minutes); default: the full profile
+        --quick                 the short profile (under five minutes); default: the full profile
         --out DIR               results folder (default: results/<date>-<profile>)
         --peers LIST            bare,http,legacy,legacy-tcp (default: all, in that order)
+        --peer NAME=COMMAND     one more peer: any server on the same WAR, e.g. Tomcat or
+                                another runtime (repeatable). COMMAND is a template with
+                                {java}, {jvm-flags}, {port} (required) and {war}; the server
+                                must listen on 127.0.0.1:{port}
         --scenarios LIST        echo,cpu,latency,capacity,coldstart (default: all)
         --echo-sizes LIST       32k,1m,30m (default)
         --ee LIST               ee10,ee8,ee11 (default); EE8 and EE11 run the echo scenario only
@@ -63,6 +69,9 @@ record BenchOptions(
                                 scenario's load, summarised into profiles/*.txt (adds
                                 -XX:FlightRecorderOptions:stackdepth=512 to every peer)
         --repo DIR              the built repository (default: found from the driver's jar)
+        --calibrate             instead of the benchmarks: the built-in load generator and
+                                wrk against the same bare Jetty, interleaved (peak
+                                throughput, CPU per request); "not calibrated" without wrk
         -h, --help              this text
 
       or: java -jar bench-driver.jar --jfr-summary FILE.jfr
@@ -79,7 +88,7 @@ record BenchOptions(
   static BenchOptions parse(String[] args, Path defaultRepo) throws UsageException {
     Profile profile = Profile.full();
     Path out = null;
-    List<Peer> peers = List.of(Peer.values());
+    List<Peer> peers = Peer.values();
     List<Scenario> scenarios = List.of(Scenario.values());
     List<Long> echoSizes = List.of(32L * 1024, 1024L * 1024, 30L * 1024 * 1024);
     List<String> ees = EES;
@@ -88,6 +97,8 @@ record BenchOptions(
     double p99Bound = 10;
     boolean jfr = false;
     Path repo = defaultRepo;
+    boolean calibrate = false;
+    List<Peer> custom = new ArrayList<>();
     try {
       for (int i = 0; i < args.length; i++) {
         String arg = args[i];
@@ -96,6 +107,7 @@ record BenchOptions(
           case "--full" -> profile = Profile.full();
           case "--out" -> out = Path.of(value(args, ++i, arg));
           case "--peers" -> peers = list(value(args, ++i, arg)).stream().map(Peer::byId).toList();
+          case "--peer" -> custom.add(Peer.custom(value(args, ++i, arg)));
           case "--scenarios" ->
               scenarios = list(value(args, ++i, arg)).stream().map(Scenario::byId).toList();
           case "--echo-sizes" ->
@@ -118,11 +130,22 @@ record BenchOptions(
           case "--p99-bound-ms" -> p99Bound = Double.parseDouble(value(args, ++i, arg));
           case "--jfr" -> jfr = true;
           case "--repo" -> repo = Path.of(value(args, ++i, arg));
+          case "--calibrate" -> calibrate = true;
           default -> throw new UsageException("unknown option '" + arg + "'");
         }
       }
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
+    }
+    if (!custom.isEmpty()) {
+      List<Peer> all = new ArrayList<>(peers);
+      for (Peer peer : custom) {
+        if (all.stream().anyMatch(p -> p.id.equals(peer.id))) {
+          throw new UsageException("--peer: '" + peer.id + "' given twice");
+        }
+        all.add(peer);
+      }
+      peers = List.copyOf(all);
     }
     if (peers.isEmpty() || scenarios.isEmpty() || ees.isEmpty() || echoSizes.isEmpty()) {
       throw new UsageException("--peers, --scenarios, --ee and --echo-sizes must not be empty");
@@ -139,7 +162,7 @@ record BenchOptions(
     }
     if (out == null) {
       String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-      out = Path.of("results", stamp + "-" + profile.name());
+      out = Path.of("results", stamp + "-" + (calibrate ? "calibrate-" : "") + profile.name());
     }
     return new BenchOptions(
         profile,
@@ -152,7 +175,8 @@ record BenchOptions(
         jvmFlags,
         p99Bound,
         jfr,
-        repo);
+        repo,
+        calibrate);
   }
 
   boolean runs(Scenario scenario) {

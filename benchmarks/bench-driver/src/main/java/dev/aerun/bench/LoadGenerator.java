@@ -1,13 +1,15 @@
 package dev.aerun.bench;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.ContentResponse;
@@ -20,7 +22,11 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The load generator: Jetty's asynchronous HTTP client, in this JVM, against 127.0.0.1 only.
+ * The load generator, in this JVM, against 127.0.0.1 only; public for the other benchmark packages
+ * of this driver. Load runs ({@link #openLoop}, {@link #closedLoop}) go through a lean NIO engine
+ * of this package ({@link NioLoad}: pre-encoded requests, responses read only as far as their
+ * framing), so that the generator costs a fraction of the server's CPU per request; single requests
+ * that need their answer (echo, stats) go through Jetty's HTTP client.
  *
  * <p>{@link #openLoop} sends on a fixed schedule, whether or not earlier requests returned, and
  * measures each request's latency from the moment the schedule meant to send it: a server that
@@ -28,18 +34,15 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * bounded: the schedule has a fixed number of requests, each request a timeout, and the wait for
  * stragglers a limit.
  */
-final class LoadGenerator implements AutoCloseable {
+public final class LoadGenerator implements AutoCloseable {
   /** The largest latency recorded: one minute, in microseconds. */
-  static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
+  public static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
 
   private static final long REQUEST_TIMEOUT_SECONDS = 20;
 
-  /** Below this rate the schedule is kept to the microsecond by spinning; above it, by parking. */
-  private static final double SPIN_RATE_LIMIT = 5000;
-
   private final HttpClient client;
 
-  LoadGenerator() throws Exception {
+  public LoadGenerator() throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(64);
     threads.setName("bench-client");
     threads.setDaemon(true);
@@ -55,13 +58,13 @@ final class LoadGenerator implements AutoCloseable {
   }
 
   /** What one request of a run sends. */
-  record Load(String method, String path, byte[] body) {}
+  public record Load(String method, String path, byte[] body) {}
 
   /** One request, waited for: its status, the response's size and how long it took. */
-  record Exchange(int status, long bytes, long nanos) {}
+  public record Exchange(int status, long bytes, long nanos) {}
 
   /** Sends one request and waits for the whole response, counting its bytes, keeping none. */
-  Exchange send(int port, Load load) throws Exception {
+  public Exchange send(int port, Load load) throws Exception {
     CompletableFuture<Exchange> done = new CompletableFuture<>();
     long start = System.nanoTime();
     newRequest(port, load)
@@ -89,7 +92,7 @@ final class LoadGenerator implements AutoCloseable {
   }
 
   /** {@code GET path} as text (the stats endpoint). */
-  String getString(int port, String path) throws Exception {
+  public String getString(int port, String path) throws Exception {
     ContentResponse response =
         client
             .newRequest(URI.create("http://127.0.0.1:" + port + path))
@@ -104,68 +107,114 @@ final class LoadGenerator implements AutoCloseable {
   /**
    * What an open-loop run measured.
    *
-   * @param latency microseconds from each request's scheduled time to its complete response
+   * @param latency microseconds from each request's scheduled time to its complete 2xx response
+   * @param lag microseconds from each request's scheduled time to the moment the generator got
+   *     round to sending it (or queueing it for the next free connection): the generator's own part
+   *     of the latency
    * @param targetRate the schedule's requests per second
    * @param sent requests sent
    * @param ok 2xx responses
-   * @param errors other statuses, failures and requests still unanswered at the end
+   * @param errors other statuses, broken connections and requests still unanswered at the end
    * @param achievedRate 2xx responses per second, from the first scheduled request to the last
    *     response
    * @param maxSendLagMicros how late the generator itself sent its latest request
+   * @param statuses responses by status code
+   * @param generatorCpuNanos this JVM's CPU time over the run
    */
-  record RateRun(
+  public record RateRun(
       Histogram latency,
+      Histogram lag,
       double targetRate,
       long sent,
       long ok,
       long errors,
       double achievedRate,
-      long maxSendLagMicros) {}
+      long maxSendLagMicros,
+      Map<Integer, Long> statuses,
+      long generatorCpuNanos) {
+
+    /** The generator's CPU per request sent, in microseconds. */
+    public double generatorCpuMicrosPerRequest() {
+      return generatorCpuNanos / 1000.0 / Math.max(1, sent);
+    }
+
+    public double p99Millis() {
+      return latency.getValueAtPercentile(99) / 1000.0;
+    }
+
+    public double lagP99Millis() {
+      return lag.getValueAtPercentile(99) / 1000.0;
+    }
+
+    /**
+     * Whether the generator kept its schedule well enough for the latency it reports: its p99 lag
+     * is at most a tenth of the p99 latency. A phase that fails this is not measurable on this
+     * machine, whatever its figures.
+     */
+    public boolean measurable() {
+      return Lag.measurable(lag.getValueAtPercentile(99), latency.getValueAtPercentile(99));
+    }
+  }
+
+  /**
+   * What a closed-loop run measured: every connection sends its next request as soon as the
+   * previous answer is complete.
+   *
+   * @param latency microseconds from each send to its complete 2xx response
+   * @param rate 2xx responses per second over the run: the peak throughput at this concurrency
+   */
+  public record ClosedRun(
+      Histogram latency,
+      int connections,
+      long ok,
+      long errors,
+      double rate,
+      double seconds,
+      Map<Integer, Long> statuses,
+      long generatorCpuNanos) {
+
+    public double generatorCpuMicrosPerRequest() {
+      return generatorCpuNanos / 1000.0 / Math.max(1, ok + errors);
+    }
+  }
+
+  /** Connections of a closed-loop run unless told otherwise. */
+  public static final int CLOSED_LOOP_CONNECTIONS = 16;
+
+  /** Connections of an open-loop run: enough that a slow answer seldom makes a request queue. */
+  public static final int OPEN_LOOP_CONNECTIONS = 32;
 
   /**
    * Sends {@code load} to 127.0.0.1:{@code port} at {@code rate} requests per second for {@code
-   * duration}, then waits (a bounded time) for the answers.
+   * duration}, then waits (a bounded time) for the answers. Latency counts from each request's
+   * scheduled time (no coordinated omission).
    */
-  RateRun openLoop(int port, Load load, double rate, Duration duration) {
-    ConcurrentHistogram latency = new ConcurrentHistogram(HIGHEST_MICROS, 3);
-    AtomicLong ok = new AtomicLong();
-    AtomicLong errors = new AtomicLong();
-    AtomicLong outstanding = new AtomicLong();
-    AtomicLong lastCompletion = new AtomicLong();
-    long count = Math.max(1, Math.round(rate * duration.toNanos() / 1e9));
-    double periodNanos = 1e9 / rate;
-    boolean spin = rate <= SPIN_RATE_LIMIT;
-    long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2);
-    long maxLag = 0;
-    for (long i = 0; i < count; i++) {
-      long intended = start + (long) (i * periodNanos);
-      waitUntil(intended, spin);
-      maxLag = Math.max(maxLag, System.nanoTime() - intended);
-      outstanding.incrementAndGet();
-      newRequest(port, load)
-          .send(
-              result -> {
-                long now = System.nanoTime();
-                if (result.isSucceeded() && result.getResponse().getStatus() / 100 == 2) {
-                  latency.recordValue(Math.min(HIGHEST_MICROS, (now - intended) / 1000));
-                  ok.incrementAndGet();
-                } else {
-                  errors.incrementAndGet();
-                }
-                lastCompletion.accumulateAndGet(now, Math::max);
-                outstanding.decrementAndGet();
-              });
+  public RateRun openLoop(int port, Load load, double rate, Duration duration) {
+    return openLoop(port, load, rate, duration, OPEN_LOOP_CONNECTIONS);
+  }
+
+  public RateRun openLoop(int port, Load load, double rate, Duration duration, int connections) {
+    try {
+      return NioLoad.openLoop(loopback(port), load, rate, duration, connections);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot connect to 127.0.0.1:" + port, e);
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(REQUEST_TIMEOUT_SECONDS + 5);
-    while (outstanding.get() > 0 && System.nanoTime() < deadline) {
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+  }
+
+  /**
+   * Saturates the server: {@code connections} keep-alive connections, each sending its next request
+   * as soon as the previous answer is complete, for {@code duration}.
+   */
+  public ClosedRun closedLoop(int port, Load load, int connections, Duration duration) {
+    try {
+      return NioLoad.closedLoop(loopback(port), load, connections, duration);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot connect to 127.0.0.1:" + port, e);
     }
-    Histogram snapshot = latency.copy();
-    long okCount = ok.get();
-    long errorCount = errors.get() + outstanding.get();
-    long end = Math.max(lastCompletion.get(), start + 1);
-    double achieved = okCount / ((end - start) / 1e9);
-    return new RateRun(snapshot, rate, count, okCount, errorCount, achieved, maxLag / 1000);
+  }
+
+  private static InetSocketAddress loopback(int port) {
+    return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
   }
 
   private Request newRequest(int port, Load load) {
@@ -179,23 +228,6 @@ final class LoadGenerator implements AutoCloseable {
       request.body(new BytesRequestContent("application/octet-stream", load.body()));
     }
     return request;
-  }
-
-  private static void waitUntil(long nanoTime, boolean spin) {
-    while (true) {
-      long left = nanoTime - System.nanoTime();
-      if (left <= 0) {
-        return;
-      }
-      if (!spin) {
-        LockSupport.parkNanos(left);
-      } else if (left > 70_000) {
-        // Parking overshoots by some 50 µs: park until just before, spin the rest.
-        LockSupport.parkNanos(left - 60_000);
-      } else {
-        Thread.onSpinWait();
-      }
-    }
   }
 
   @Override

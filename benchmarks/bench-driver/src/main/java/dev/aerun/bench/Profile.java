@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * How long and how hard each scenario runs. {@link #quick()} checks that everything works and gives
- * rough figures in under two minutes; {@link #full()} gives figures worth comparing.
+ * rough figures in under five minutes; {@link #full()} gives figures worth comparing.
  *
  * @param echoWarmup requests before the measured ones, per size (32 KiB, 1 MiB, 30 MiB)
  * @param echoRequests measured requests per size
@@ -15,12 +15,16 @@ import java.time.Duration;
  * @param warmup the unrecorded lead-in of every fixed-rate run
  * @param measure the recorded part of the CPU and latency runs
  * @param idle how long the server is left idle to measure its CPU at rest
- * @param capacityStart the first rate the capacity search tries
- * @param capacityFactor how much each capacity step raises the rate
+ * @param rounds how many times the timing scenarios (CPU, latency, capacity) run, the peers
+ *     interleaved (A B C, A B C, …): medians and spreads come from these
+ * @param warmupTime the least unrecorded closed-loop lead-in of a peer's first round (and of the
+ *     calibration); it goes on until the rate settles, up to five times as long
+ * @param peakTime how long each closed-loop peak-throughput run is recorded
  * @param capacityWarmup the unrecorded lead-in of each capacity step
  * @param capacityStep how long each capacity step is recorded
- * @param capacityMaxSteps the most rates the capacity search tries before bisecting
- * @param capacityRefinements bisection steps once a rate failed
+ * @param capacityFractions the fractions of the peak the capacity search tries, highest first
+ * @param capacityRefinements bisection steps between the highest passing and the lowest failing
+ *     fraction of the peak
  * @param coldStarts cold starts per peer (the first comes with the peer's main run)
  */
 record Profile(
@@ -34,11 +38,12 @@ record Profile(
     Duration warmup,
     Duration measure,
     Duration idle,
-    int capacityStart,
-    double capacityFactor,
+    int rounds,
+    Duration warmupTime,
+    Duration peakTime,
     Duration capacityWarmup,
     Duration capacityStep,
-    int capacityMaxSteps,
+    double[] capacityFractions,
     int capacityRefinements,
     int coldStarts) {
 
@@ -54,11 +59,12 @@ record Profile(
         Duration.ofMillis(500),
         Duration.ofMillis(1500),
         Duration.ofMillis(500),
-        2000,
-        2.0,
-        Duration.ofMillis(300),
-        Duration.ofSeconds(1),
         3,
+        Duration.ofSeconds(3),
+        Duration.ofSeconds(2),
+        Duration.ofMillis(200),
+        Duration.ofMillis(800),
+        new double[] {0.9, 0.75, 0.5, 0.25},
         0,
         1);
   }
@@ -86,14 +92,15 @@ record Profile(
         1000,
         100,
         Duration.ofSeconds(10),
-        Duration.ofSeconds(30),
+        Duration.ofSeconds(10),
         Duration.ofSeconds(5),
-        2000,
-        1.5,
+        5,
+        Duration.ofSeconds(10),
+        Duration.ofSeconds(5),
+        Duration.ofMillis(500),
         Duration.ofSeconds(2),
-        Duration.ofSeconds(5),
-        12,
-        3,
+        new double[] {0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1},
+        2,
         5);
   }
 }

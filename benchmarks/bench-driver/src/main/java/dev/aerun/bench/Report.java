@@ -2,12 +2,8 @@ package dev.aerun.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.aerun.bench.Charts.Series;
-import dev.aerun.bench.Results.CapacityRow;
 import dev.aerun.bench.Results.ColdStartRow;
-import dev.aerun.bench.Results.CpuRow;
 import dev.aerun.bench.Results.EchoRow;
-import dev.aerun.bench.Results.LatencyRow;
 import dev.aerun.bench.Results.TargetRow;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,26 +21,16 @@ import java.util.stream.Collectors;
 /**
  * The report of a run, in its results folder: {@code results.json} (every figure), {@code
  * summary.md} (one table per scenario, with the ratios HttpConnector / bare and legacy /
- * HttpConnector, and the issue's targets met or missed) and {@code charts/*.svg}.
+ * HttpConnector, and the project's targets met, missed or within noise) and {@code charts/*.svg}.
  */
 final class Report {
-  private static final String BARE = Peer.BARE.id;
-  private static final String HTTP = Peer.HTTP.id;
-  private static final String LEGACY = Peer.LEGACY.id;
-  private static final String LEGACY_TCP = Peer.LEGACY_TCP.id;
-  private static final Map<String, String> COLORS =
-      Map.of(BARE, "#8c8c8c", HTTP, "#1f77b4", LEGACY, "#ff7f0e", LEGACY_TCP, "#d62728");
-
   private final Results results;
-  private final List<Peer> peers;
   private final StringBuilder md = new StringBuilder();
-  private final List<String> charts = new ArrayList<>();
-  private final Path chartDir;
+  private final ReportTables t;
 
   private Report(Results results, List<Peer> peers, Path out) {
     this.results = results;
-    this.peers = peers;
-    this.chartDir = out.resolve("charts");
+    this.t = new ReportTables(md, peers, out.resolve("charts"));
   }
 
   static void write(Results results, BenchOptions options, Path out) throws IOException {
@@ -52,6 +38,8 @@ final class Report {
     Report report = new Report(results, options.peers(), out);
     results.targets.clear();
     results.targets.addAll(Targets.evaluate(results));
+    results.measurementProblems.clear();
+    results.measurementProblems.addAll(Targets.measurementProblems(results));
     report.markdown(options);
     Files.writeString(out.resolve("summary.md"), report.md);
     ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -96,9 +84,18 @@ final class Report {
             + " (a plain WebAppContext, no runtime code), **HttpConnector** (the runtime's"
             + " HttpConnector mode), **legacy** (legacy RPC mode, in-process gRPC: the"
             + " launcher's default) and **legacy (tcp)** (legacy RPC mode, gRPC over loopback"
-            + " TCP). Ratios: *HttpConnector / bare* (1.00 means as cheap as bare Jetty) and"
+            + " TCP), and any peer given with `--peer`. Ratios: *HttpConnector / bare* (1.00 means as cheap as bare Jetty) and"
             + " *legacy / HttpConnector* (what legacy mode costs over HttpConnector mode). What"
             + " each figure means: docs/BENCHMARKS.md.\n\n");
+    generator();
+    if (!results.measurementProblems.isEmpty()) {
+      md.append("> **Measurement problems**: bare Jetty does the least work of the peers on the")
+          .append(" same app, yet\n");
+      for (String problem : results.measurementProblems) {
+        md.append("> - ").append(problem).append('\n');
+      }
+      md.append('\n');
+    }
     if (meta.profile().equals("quick")) {
       md.append(
           "> The quick profile checks that everything runs and gives rough figures; compare"
@@ -108,26 +105,69 @@ final class Report {
     for (String ee : BenchOptions.EES) {
       echo(ee);
     }
-    cpu();
-    latency(5 * 1024);
-    latency(1024 * 1024);
-    capacity();
+    TimingReport timing = new TimingReport(results, t);
+    timing.cpu();
+    timing.latency(5 * 1024);
+    timing.latency(1024 * 1024);
+    timing.capacity();
     coldStart();
     processes();
     failures();
-    if (!charts.isEmpty()) {
+    if (!t.charts.isEmpty()) {
       md.append("## Charts\n\n");
-      for (String chart : charts) {
+      for (String chart : t.charts) {
         md.append("![").append(chart).append("](charts/").append(chart).append(")\n\n");
       }
     }
+  }
+
+  /** The load generator's cost and lag, at the top: they say how far the timings can be trusted. */
+  private void generator() {
+    Results.Generator g = results.generator;
+    if (g == null) {
+      return;
+    }
+    if (Lag.mostlyUnmeasurable(g.notMeasurablePhases(), g.fixedRatePhases())) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "> **%d of the %d fixed-rate phases are not measurable on this machine**: the load"
+                  + " generator's p99 schedule lag was over 10 %% of the p99 latency it reported."
+                  + " Their latency verdicts say so instead of met or missed.%n%n",
+              g.notMeasurablePhases(),
+              g.fixedRatePhases()));
+    }
+    md.append("Load generator: ").append(g.engine()).append(". ");
+    if (!Double.isNaN(g.cpuMicrosPerRequestAtPeak())) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "Its CPU per request at the servers' peak: %s, the servers' %s (%.2f×). ",
+              micros(g.cpuMicrosPerRequestAtPeak()),
+              micros(g.serverCpuMicrosPerRequestAtPeak()),
+              g.cpuMicrosPerRequestAtPeak() / g.serverCpuMicrosPerRequestAtPeak()));
+    }
+    if (g.fixedRatePhases() > 0) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "Fixed-rate phases not measurable (lag p99 > 10 %% of p99): %d of %d. ",
+              g.notMeasurablePhases(),
+              g.fixedRatePhases()));
+    }
+    md.append("Calibration: ").append(g.calibration()).append(".\n\n");
   }
 
   private void targets() {
     if (results.targets.isEmpty()) {
       return;
     }
-    md.append("## Targets\n\n| Target | This run | Verdict |\n|---|---|---|\n");
+    md.append("## Targets\n\n");
+    md.append(
+        "Timing figures are medians (min–max) of the interleaved rounds. A target is met when it"
+            + " holds across the whole spread, missed when it fails across it, and *within noise*"
+            + " when the spread covers the difference.\n\n");
+    md.append("| Target | This run | Verdict |\n|---|---|---|\n");
     for (TargetRow row : results.targets) {
       md.append("| ")
           .append(row.target())
@@ -144,6 +184,7 @@ final class Report {
     return switch (verdict) {
       case "met" -> "met";
       case "missed" -> "**MISSED**";
+      case "within noise" -> "*within noise*";
       default -> verdict;
     };
   }
@@ -167,22 +208,23 @@ final class Report {
     md.append(
         "One request at a time, request body = response body; every live thread of the server"
             + " process, the stats request's own allocation taken off.\n\n");
-    table(
+    t.table(
         "Size",
         sizes.stream().map(Report::size).toList(),
         sizes.stream()
-            .map(size -> values(bySize.apply(size), EchoRow::allocatedBytesPerRequest))
+            .map(size -> ReportTables.values(bySize.apply(size), EchoRow::allocatedBytesPerRequest))
             .toList(),
         Report::bytes);
     md.append("## Echo: heap in use after a full GC inside the servlet (")
         .append(eeName)
         .append(")\n\n");
     md.append("Halfway through an echo, median of the samples.\n\n");
-    table(
+    t.table(
         "Size",
         sizes.stream().map(Report::size).toList(),
         sizes.stream()
-            .map(size -> values(bySize.apply(size), r -> (double) r.heapAfterGcBytes()))
+            .map(
+                size -> ReportTables.values(bySize.apply(size), r -> (double) r.heapAfterGcBytes()))
             .toList(),
         Report::bytes);
     md.append("Of which held for the request: the same less the heap at rest (after a full GC at")
@@ -192,212 +234,44 @@ final class Report {
         sizes.stream()
             .map(
                 size ->
-                    values(
+                    ReportTables.values(
                         bySize.apply(size),
                         r ->
                             r.heapAtRestBytes() < 0
                                 ? Double.NaN
                                 : (double) (r.heapAfterGcBytes() - r.heapAtRestBytes())))
             .toList();
-    table(
+    t.table(
         "Size",
         sizes.stream().map(Report::size).toList(),
         held,
         held.stream().map(h -> (DoubleFunction<String>) Report::signedBytes).toList(),
         false);
     List<String> groups = sizes.stream().map(Report::size).toList();
-    chart(
+    t.chart(
         "echo-allocation-" + ee + ".svg",
         "Allocated per echo request, whole server (" + eeName + ")",
         "bytes per request",
         groups,
         p ->
             sizes.stream()
-                .mapToDouble(s -> value(bySize.apply(s), p, EchoRow::allocatedBytesPerRequest))
+                .mapToDouble(
+                    s -> ReportTables.value(bySize.apply(s), p, EchoRow::allocatedBytesPerRequest))
                 .toArray(),
         true,
         Report::bytes);
-    chart(
+    t.chart(
         "echo-heap-" + ee + ".svg",
         "Heap after GC inside the servlet, mid-echo (" + eeName + ")",
         "heap in use",
         groups,
         p ->
             sizes.stream()
-                .mapToDouble(s -> value(bySize.apply(s), p, r -> (double) r.heapAfterGcBytes()))
+                .mapToDouble(
+                    s -> ReportTables.value(bySize.apply(s), p, r -> (double) r.heapAfterGcBytes()))
                 .toArray(),
         false,
         Report::bytes);
-  }
-
-  private void cpu() throws IOException {
-    if (results.cpu.isEmpty()) {
-      return;
-    }
-    Map<String, CpuRow> rows =
-        results.cpu.stream().collect(Collectors.toMap(CpuRow::peer, r -> r, (a, b) -> a));
-    double rate = results.cpu.get(0).targetRate();
-    md.append(
-        String.format(Locale.ROOT, "## CPU: 1 KiB request, 32 KiB response at %.0f/s%n%n", rate));
-    md.append(
-        "Server process CPU time (all threads, JIT and GC included) over the measured window,"
-            + " per answered request. *Without JIT* takes off the JIT compilers' time in the"
-            + " window (the steady state; the targets use it); *net of idle* takes off what the"
-            + " same server used idle.\n\n");
-    table(
-        "Figure",
-        List.of(
-            "CPU per request",
-            "CPU per request, without JIT",
-            "CPU per request, net of idle",
-            "Allocated per request"),
-        List.of(
-            values(rows, CpuRow::cpuMicrosPerRequest),
-            values(rows, CpuRow::cpuMicrosPerRequestNetOfJit),
-            values(rows, CpuRow::cpuMicrosPerRequestNetOfIdle),
-            values(rows, CpuRow::allocatedBytesPerRequest)),
-        List.of(Report::micros, Report::micros, Report::micros, Report::bytes));
-    table(
-        "Figure",
-        List.of(
-            "Achieved rate (req/s)",
-            "Errors",
-            "Idle CPU (ms/s)",
-            "JIT compiling in the window (ms)",
-            "GC pauses in the window (ms)"),
-        List.of(
-            values(rows, CpuRow::achievedRate),
-            values(rows, r -> (double) r.errors()),
-            values(rows, CpuRow::idleCpuMillisPerSecond),
-            values(rows, r -> (double) r.jitMillis()),
-            values(rows, r -> (double) r.gcPauseMillis())),
-        List.of(
-            Report::rate,
-            Report::count,
-            v -> String.format(Locale.ROOT, "%.1f", v),
-            Report::count,
-            Report::count),
-        false);
-    chart(
-        "cpu-per-request.svg",
-        String.format(Locale.ROOT, "Server CPU per request (1 KiB in, 32 KiB out, %.0f/s)", rate),
-        "CPU µs per request",
-        List.of("gross", "without JIT"),
-        p ->
-            new double[] {
-              value(rows, p, CpuRow::cpuMicrosPerRequest),
-              value(rows, p, CpuRow::cpuMicrosPerRequestNetOfJit)
-            },
-        false,
-        Report::micros);
-  }
-
-  private void latency(long size) throws IOException {
-    List<LatencyRow> list = results.latency.stream().filter(r -> r.responseSize() == size).toList();
-    if (list.isEmpty()) {
-      return;
-    }
-    Map<String, LatencyRow> rows =
-        list.stream().collect(Collectors.toMap(LatencyRow::peer, r -> r, (a, b) -> a));
-    double rate = list.get(0).targetRate();
-    md.append(
-        String.format(
-            Locale.ROOT, "## Latency: %s responses at %.0f/s, open loop%n%n", size(size), rate));
-    md.append(
-        "Milliseconds from each request's scheduled send time to its complete response"
-            + " (corrected for coordinated omission).\n\n");
-    table(
-        "Figure",
-        List.of("p50", "p90", "p99", "p99.9", "max"),
-        List.of(
-            values(rows, r -> r.latencyMillis().p50()),
-            values(rows, r -> r.latencyMillis().p90()),
-            values(rows, r -> r.latencyMillis().p99()),
-            values(rows, r -> r.latencyMillis().p999()),
-            values(rows, r -> r.latencyMillis().max())),
-        Report::millis);
-    table(
-        "Figure",
-        List.of("Target rate (req/s)", "Achieved rate (req/s)", "Errors"),
-        List.of(
-            values(rows, LatencyRow::targetRate),
-            values(rows, LatencyRow::achievedRate),
-            values(rows, r -> (double) r.errors())),
-        List.of(Report::rate, Report::rate, Report::count),
-        false);
-    String name = size == 1024 * 1024 ? "1mib" : (size / 1024) + "kib";
-    chart(
-        "latency-" + name + ".svg",
-        String.format(Locale.ROOT, "Latency, %s responses at %.0f/s (open loop)", size(size), rate),
-        "milliseconds",
-        List.of("p50", "p90", "p99", "p99.9", "max"),
-        p -> {
-          LatencyRow r = rows.get(p);
-          return r == null
-              ? new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN}
-              : new double[] {
-                r.latencyMillis().p50(),
-                r.latencyMillis().p90(),
-                r.latencyMillis().p99(),
-                r.latencyMillis().p999(),
-                r.latencyMillis().max()
-              };
-        },
-        true,
-        Report::millis);
-  }
-
-  private void capacity() throws IOException {
-    if (results.capacity.isEmpty()) {
-      return;
-    }
-    Map<String, CapacityRow> rows =
-        results.capacity.stream().collect(Collectors.toMap(CapacityRow::peer, r -> r, (a, b) -> a));
-    double bound = results.capacity.get(0).p99BoundMillis();
-    md.append(
-        String.format(
-            Locale.ROOT,
-            "## Capacity: small responses (hello), highest rate with p99 ≤ %.0f ms%n%n",
-            bound));
-    md.append(
-        "Open-loop steps of rising rate; a step passes with no error, p99 under the bound and"
-            + " at least 95% of its rate achieved; a rate that fails is run once more and fails"
-            + " only if it fails again (both runs are listed). The load generator shares the"
-            + " machine's cores with the server.\n\n");
-    table(
-        "Figure",
-        List.of("Capacity (req/s)"),
-        List.of(values(rows, CapacityRow::capacityRate)),
-        Report::rate);
-    md.append("| Peer | Steps (rate: p99, pass) |\n|---|---|\n");
-    for (Peer peer : peers) {
-      CapacityRow row = rows.get(peer.id);
-      if (row == null) {
-        continue;
-      }
-      md.append("| ").append(peer.label).append(" | ");
-      md.append(
-          row.steps().stream()
-              .map(
-                  s ->
-                      String.format(
-                          Locale.ROOT,
-                          "%.0f: %.2f ms %s",
-                          s.targetRate(),
-                          s.p99Millis(),
-                          s.passed() ? "✓" : "✗"))
-              .collect(Collectors.joining(", ")));
-      md.append(" |\n");
-    }
-    md.append('\n');
-    chart(
-        "capacity.svg",
-        String.format(Locale.ROOT, "Capacity: highest rate with p99 ≤ %.0f ms (hello)", bound),
-        "requests per second",
-        List.of("capacity"),
-        p -> new double[] {value(rows, p, CapacityRow::capacityRate)},
-        false,
-        Report::rate);
   }
 
   private void coldStart() throws IOException {
@@ -415,19 +289,19 @@ final class Report {
             "From starting the server process to the first 200 of `GET /hello` on a new"
                 + " connection, and the resident set size right after it; median of %d.%n%n",
             samples));
-    table(
+    t.table(
         "Figure",
         List.of("Start to first 200", "RSS after the first request"),
         List.of(
-            values(rows, ColdStartRow::medianStartMillis),
-            values(rows, r -> (double) r.medianRssBytes())),
+            ReportTables.values(rows, ColdStartRow::medianStartMillis),
+            ReportTables.values(rows, r -> (double) r.medianRssBytes())),
         List.of(Report::millisCoarse, Report::bytes));
-    chart(
+    t.chart(
         "cold-start.svg",
         "Cold start: process start to first 200 (hello, EE10)",
         "milliseconds",
         List.of("start to first 200"),
-        p -> new double[] {value(rows, p, ColdStartRow::medianStartMillis)},
+        p -> new double[] {ReportTables.value(rows, p, ColdStartRow::medianStartMillis)},
         false,
         Report::millisCoarse);
   }
@@ -443,7 +317,7 @@ final class Report {
           String.format(
               Locale.ROOT,
               "| %s | %s | %s | %d | %s |%n",
-              label(row.peer()),
+              t.label(row.peer()),
               row.ee().toUpperCase(Locale.ROOT),
               bytes(row.peakRssBytes()),
               row.threads(),
@@ -467,120 +341,6 @@ final class Report {
               failure.message().lines().findFirst().orElse("").replace("|", "\\|")));
     }
     md.append('\n');
-  }
-
-  // ---- Tables and charts ----------------------------------------------------------------------
-
-  /** A table: one row per figure, one column per peer, then the ratios. */
-  private void table(
-      String first,
-      List<String> rowNames,
-      List<Map<String, Double>> rows,
-      DoubleFunction<String> f) {
-    table(first, rowNames, rows, rowNames.stream().map(n -> f).toList(), true);
-  }
-
-  private void table(
-      String first,
-      List<String> rowNames,
-      List<Map<String, Double>> rows,
-      List<DoubleFunction<String>> formats) {
-    table(first, rowNames, rows, formats, true);
-  }
-
-  private void table(
-      String first,
-      List<String> rowNames,
-      List<Map<String, Double>> rows,
-      List<DoubleFunction<String>> formats,
-      boolean ratios) {
-    List<String[]> ratioColumns = new ArrayList<>();
-    if (ratios) {
-      if (has(HTTP) && has(BARE)) {
-        ratioColumns.add(new String[] {HTTP, BARE, "HttpConnector / bare"});
-      }
-      if (has(LEGACY) && has(HTTP)) {
-        ratioColumns.add(new String[] {LEGACY, HTTP, "legacy / HttpConnector"});
-      }
-      if (has(LEGACY_TCP) && has(HTTP)) {
-        ratioColumns.add(new String[] {LEGACY_TCP, HTTP, "legacy (tcp) / HttpConnector"});
-      }
-    }
-    md.append("| ").append(first);
-    for (Peer peer : peers) {
-      md.append(" | ").append(peer.label);
-    }
-    for (String[] ratio : ratioColumns) {
-      md.append(" | ").append(ratio[2]);
-    }
-    md.append(" |\n|---");
-    md.append("|---:".repeat(peers.size() + ratioColumns.size()));
-    md.append("|\n");
-    for (int i = 0; i < rowNames.size(); i++) {
-      Map<String, Double> row = rows.get(i);
-      md.append("| ").append(rowNames.get(i));
-      for (Peer peer : peers) {
-        Double v = row.get(peer.id);
-        md.append(" | ").append(v == null || v.isNaN() ? "–" : formats.get(i).apply(v));
-      }
-      for (String[] ratio : ratioColumns) {
-        md.append(" | ").append(ratio(row.get(ratio[0]), row.get(ratio[1])));
-      }
-      md.append(" |\n");
-    }
-    md.append('\n');
-  }
-
-  private boolean has(String peer) {
-    return peers.stream().anyMatch(p -> p.id.equals(peer));
-  }
-
-  private static String ratio(Double a, Double b) {
-    if (a == null || b == null || a.isNaN() || b.isNaN() || b == 0) {
-      return "–";
-    }
-    double r = a / b;
-    return String.format(Locale.ROOT, r >= 100 ? "%.0f×" : r >= 10 ? "%.1f×" : "%.2f×", r);
-  }
-
-  private static <T> Map<String, Double> values(
-      Map<String, T> rows, java.util.function.ToDoubleFunction<T> figure) {
-    Map<String, Double> values = new java.util.HashMap<>();
-    rows.forEach((peer, row) -> values.put(peer, figure.applyAsDouble(row)));
-    return values;
-  }
-
-  private static <T> double value(
-      Map<String, T> rows, String peer, java.util.function.ToDoubleFunction<T> figure) {
-    T row = rows.get(peer);
-    return row == null ? Double.NaN : figure.applyAsDouble(row);
-  }
-
-  private void chart(
-      String file,
-      String title,
-      String axis,
-      List<String> groups,
-      Function<String, double[]> valuesOfPeer,
-      boolean log,
-      DoubleFunction<String> format)
-      throws IOException {
-    List<Series> series = new ArrayList<>();
-    for (Peer peer : peers) {
-      series.add(new Series(peer.label, COLORS.get(peer.id), valuesOfPeer.apply(peer.id)));
-    }
-    // Byte axes tick at 1 KiB, 32 KiB, 1 MiB…; the others at powers of ten.
-    double logBase = axis.contains("bytes") || axis.contains("heap") ? 32 : 10;
-    Charts.groupedBars(chartDir.resolve(file), title, axis, groups, series, log, logBase, format);
-    charts.add(file);
-  }
-
-  private String label(String peerId) {
-    return peers.stream()
-        .filter(p -> p.id.equals(peerId))
-        .map(p -> p.label)
-        .findFirst()
-        .orElse(peerId);
   }
 
   // ---- Formats --------------------------------------------------------------------------------

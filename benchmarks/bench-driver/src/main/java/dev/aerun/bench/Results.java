@@ -18,6 +18,8 @@ final class Results {
   final List<ColdStartRow> coldStart = new ArrayList<>();
   final List<ProcessRow> processes = new ArrayList<>();
   final List<TargetRow> targets = new ArrayList<>();
+  final List<String> measurementProblems = new ArrayList<>();
+  Generator generator;
   final List<Failure> failures = new ArrayList<>();
 
   // Public getters for Jackson, in the order the file lists them.
@@ -55,6 +57,14 @@ final class Results {
 
   public List<TargetRow> getTargets() {
     return targets;
+  }
+
+  public List<String> getMeasurementProblems() {
+    return measurementProblems;
+  }
+
+  public Generator getGenerator() {
+    return generator;
   }
 
   public List<Failure> getFailures() {
@@ -112,16 +122,18 @@ final class Results {
       double medianMillis) {}
 
   /**
-   * The CPU scenario (1 KiB request, 32 KiB response at a fixed rate) on one peer.
+   * The CPU scenario (1 KiB request, 32 KiB response at a fixed rate) on one peer, one round.
    *
-   * @param cpuMicrosPerRequestNetOfJit the same without the JIT compilers' time: the steady-state
-   *     cost, which the targets use
-   * @param jitMillis time the JIT compilers spent during the window: large means the server was
-   *     still warming up, and its gross CPU figure is high for that reason
+   * @param cpuMicrosPerRequestNetOfJit the same without the JIT compiler threads' CPU time: the
+   *     steady-state cost, which the targets use
+   * @param jitMillis CPU time of the JIT compiler threads during the window: large means the server
+   *     was still warming up, and its gross CPU figure is high for that reason
    * @param gcPauseMillis collection pauses during the window
+   * @param lag the generator's schedule lag and cost over the measured window
    */
   record CpuRow(
       String peer,
+      int round,
       double targetRate,
       double achievedRate,
       long requests,
@@ -132,7 +144,51 @@ final class Results {
       double cpuMicrosPerRequestNetOfIdle,
       double allocatedBytesPerRequest,
       long jitMillis,
-      long gcPauseMillis) {}
+      long gcPauseMillis,
+      PhaseLag lag) {}
+
+  /**
+   * The load generator over one fixed-rate phase.
+   *
+   * @param p99Millis the generator's p99 schedule lag
+   * @param latencyP99Millis the p99 latency the phase reports
+   * @param measurable whether the lag is at most a tenth of the reported p99: if not, the phase
+   *     measured the generator as much as the server ("not measurable on this machine")
+   * @param cpuMicrosPerRequest the generator's own CPU time per request
+   */
+  record PhaseLag(
+      double p99Millis,
+      double maxMillis,
+      double latencyP99Millis,
+      boolean measurable,
+      double cpuMicrosPerRequest) {
+    static PhaseLag of(LoadGenerator.RateRun run) {
+      return new PhaseLag(
+          run.lagP99Millis(),
+          run.lag().getMaxValue() / 1000.0,
+          run.p99Millis(),
+          run.measurable(),
+          run.generatorCpuMicrosPerRequest());
+    }
+  }
+
+  /**
+   * The load generator's cost over the whole run, beside the servers'.
+   *
+   * @param engine what generated the load
+   * @param cpuMicrosPerRequestAtPeak the generator's CPU per request in the closed-loop peak runs
+   *     (median over peers and rounds)
+   * @param serverCpuMicrosPerRequestAtPeak the servers' CPU per request in the same runs
+   * @param fixedRatePhases the fixed-rate phases (CPU and latency scenarios)
+   * @param notMeasurablePhases those whose p99 lag exceeded a tenth of their p99 latency
+   */
+  record Generator(
+      String engine,
+      double cpuMicrosPerRequestAtPeak,
+      double serverCpuMicrosPerRequestAtPeak,
+      int fixedRatePhases,
+      int notMeasurablePhases,
+      String calibration) {}
 
   /** Latency percentiles in milliseconds, corrected for coordinated omission. */
   record Percentiles(double p50, double p90, double p99, double p999, double max) {
@@ -150,9 +206,10 @@ final class Results {
     }
   }
 
-  /** A fixed-rate latency run on one peer. */
+  /** A fixed-rate latency run on one peer, one round. */
   record LatencyRow(
       String peer,
+      int round,
       long responseSize,
       double targetRate,
       double achievedRate,
@@ -160,15 +217,52 @@ final class Results {
       long ok,
       long errors,
       Percentiles latencyMillis,
-      long maxSendLagMicros) {}
+      long maxSendLagMicros,
+      PhaseLag lag) {}
 
-  /** One rate the capacity search tried. */
+  /** One run of a rate the capacity search tried; {@code lagP99Millis} is the generator's. */
   record CapacityStep(
-      double targetRate, double achievedRate, double p99Millis, long errors, boolean passed) {}
+      double targetRate,
+      double achievedRate,
+      double p99Millis,
+      double lagP99Millis,
+      long errors,
+      boolean passed) {}
 
-  /** The highest rate of small responses with p99 under the bound, and how it was found. */
+  /**
+   * One round of the capacity scenario on one peer: the closed-loop peak, then the search down from
+   * it.
+   *
+   * @param serverCpuMicrosPerRequestAtPeak the server process's CPU per request in the peak run
+   * @param serverJitCpuMillisAtPeak its JIT compiler threads' CPU time in that run
+   * @param generatorCpuMicrosPerRequestAtPeak the load generator's CPU per request in that run
+   */
+  record CapacityRound(
+      int round,
+      double peakRate,
+      double peakP99Millis,
+      double capacityRate,
+      double serverCpuMicrosPerRequestAtPeak,
+      double serverJitCpuMillisAtPeak,
+      double generatorCpuMicrosPerRequestAtPeak,
+      List<CapacityStep> steps) {}
+
+  /**
+   * The capacity of one peer for small responses over every round.
+   *
+   * @param capacityRate the median over the rounds of the highest fixed rate with p99 under the
+   *     bound
+   * @param peakRate the median over the rounds of the closed-loop peak throughput
+   */
   record CapacityRow(
-      String peer, double capacityRate, double p99BoundMillis, List<CapacityStep> steps) {}
+      String peer,
+      double capacityRate,
+      double peakRate,
+      double p99BoundMillis,
+      Stats.Spread capacity,
+      Stats.Spread peak,
+      Stats.Spread serverCpuMicrosPerRequestAtPeak,
+      List<CapacityRound> rounds) {}
 
   /** Process start to the first 200, and the resident set size right after it. */
   record ColdStartRow(
@@ -181,7 +275,7 @@ final class Results {
   /** One peer's server process over its whole run. */
   record ProcessRow(String peer, String ee, long peakRssBytes, int threads, String log) {}
 
-  /** A target of the issue and whether this run met it. */
+  /** A target of the project and whether this run met it (met, missed, within noise, …). */
   record TargetRow(String target, String figure, String verdict) {}
 
   /** Something that could not be measured, and why. */

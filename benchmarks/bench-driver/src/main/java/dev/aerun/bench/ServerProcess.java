@@ -97,18 +97,25 @@ final class ServerProcess implements AutoCloseable {
     Path temp = Files.createDirectories(workDir.resolve(name + "-tmp"));
     Path log = workDir.resolve(name + ".log");
     List<String> command = new ArrayList<>();
-    command.add(java.toString());
-    command.addAll(jvmFlags);
-    command.add("-jar");
-    if (peer == Peer.BARE) {
-      command.add(layout.bareJar().toString());
-      command.addAll(List.of("--ee", ee));
+    int knownPort = -1;
+    if (peer.isCustom()) {
+      knownPort = freePort();
+      command.addAll(peer.command(java, jvmFlags, knownPort, layout.war(ee)));
     } else {
-      command.add(layout.runtimeJar().toString());
-      command.addAll(peer.runtimeOptions);
+      command.add(java.toString());
+      command.addAll(jvmFlags);
+      command.add("-jar");
+      if (peer == Peer.BARE) {
+        command.add(layout.bareJar().toString());
+        command.addAll(List.of("--ee", ee));
+      } else {
+        command.add(layout.runtimeJar().toString());
+        command.addAll(peer.runtimeOptions);
+      }
+      command.addAll(
+          List.of("--port", "0", "--address", "127.0.0.1", "--temp-dir", temp.toString()));
+      command.add(layout.war(ee).toString());
     }
-    command.addAll(List.of("--port", "0", "--address", "127.0.0.1", "--temp-dir", temp.toString()));
-    command.add(layout.war(ee).toString());
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
@@ -129,7 +136,18 @@ final class ServerProcess implements AutoCloseable {
     long startNanos = System.nanoTime();
     Process process = builder.start();
     RUNNING.add(process);
-    return new ServerProcess(peer, ee, process, log, temp, startNanos);
+    ServerProcess server = new ServerProcess(peer, ee, process, log, temp, startNanos);
+    // A custom peer is told its port; a built-in one picks its own and prints it.
+    server.port = knownPort;
+    return server;
+  }
+
+  /** A port free on 127.0.0.1 a moment ago, for a server that must be told its port. */
+  private static int freePort() throws IOException {
+    try (java.net.ServerSocket socket =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
   }
 
   private static java.io.File nullDevice() {
@@ -172,6 +190,11 @@ final class ServerProcess implements AutoCloseable {
         }
       } catch (ConnectException notYet) {
         // The start line can come just before the port accepts.
+      } catch (IOException notYet) {
+        if (!peer.isCustom()) {
+          throw notYet;
+        }
+        // A custom peer prints no start line: its port may be half-open while it starts.
       }
       if (!process.isAlive()) {
         throw new IllegalStateException(peer.label + " exited:\n" + tail(40));
@@ -182,7 +205,7 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** One HTTP/1.1 GET on its own connection; the status code. */
-  private static int rawGetStatus(int port, String path) throws IOException {
+  static int rawGetStatus(int port, String path) throws IOException {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
       socket.setSoTimeout(30_000);

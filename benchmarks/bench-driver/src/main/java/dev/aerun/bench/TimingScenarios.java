@@ -1,0 +1,209 @@
+package dev.aerun.bench;
+
+import dev.aerun.bench.LoadGenerator.ClosedRun;
+import dev.aerun.bench.LoadGenerator.Load;
+import dev.aerun.bench.LoadGenerator.RateRun;
+import dev.aerun.bench.Results.CapacityRound;
+import dev.aerun.bench.Results.CapacityStep;
+import dev.aerun.bench.Results.CpuRow;
+import dev.aerun.bench.Results.LatencyRow;
+import dev.aerun.bench.Results.Percentiles;
+import dev.aerun.bench.Results.PhaseLag;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The scenarios that time the server, one round at a time (the caller interleaves the peers):
+ * server CPU per request at a fixed rate, latency at a fixed rate, and capacity (closed-loop peak
+ * throughput, then the highest fixed rate whose p99 stays under the bound). A peer's first round
+ * warms it up first; later rounds find it warm.
+ */
+final class TimingScenarios {
+  private static final long KIB = 1024;
+
+  private final Profile profile;
+  private final double p99BoundMillis;
+  private final byte[] cpuBody;
+  private final Map<String, Double> idleCpuMillisPerSecond = new HashMap<>();
+
+  TimingScenarios(Profile profile, double p99BoundMillis, byte[] cpuBody) {
+    this.profile = profile;
+    this.p99BoundMillis = p99BoundMillis;
+    this.cpuBody = cpuBody;
+  }
+
+  Load cpuLoad() {
+    return new Load("POST", "/bytes?size=" + 32 * KIB, cpuBody);
+  }
+
+  /** 1 KiB in, 32 KiB out at a fixed rate: server CPU per request. */
+  String cpu(LoadGenerator client, ServerProcess server, int port, int round, Results results)
+      throws Exception {
+    Load load = cpuLoad();
+    String peer = server.peer().id;
+    if (round == 1) {
+      client.openLoop(port, load, profile.cpuRate(), profile.warmup());
+      // Idle after the warm-up, when the JIT compilers have mostly settled.
+      ServerStats idleStart = ServerStats.fetch(client, port);
+      long idleNanos = System.nanoTime();
+      ServerProcess.sleepMillis(profile.idle().toMillis());
+      ServerStats idleEnd = ServerStats.fetch(client, port);
+      double idleSeconds = (System.nanoTime() - idleNanos) / 1e9;
+      idleCpuMillisPerSecond.put(
+          peer, (idleEnd.processCpuNanos() - idleStart.processCpuNanos()) / 1e6 / idleSeconds);
+    }
+    double idle = idleCpuMillisPerSecond.getOrDefault(peer, 0.0);
+    ServerStats s1 = ServerStats.fetch(client, port);
+    CpuClock.ProcessCpu c1 = CpuClock.of(server.pid());
+    long t1 = System.nanoTime();
+    RateRun run = client.openLoop(port, load, profile.cpuRate(), profile.measure());
+    CpuClock.ProcessCpu window = CpuClock.of(server.pid()).minus(c1);
+    ServerStats s2 = ServerStats.fetch(client, port);
+    double seconds = (System.nanoTime() - t1) / 1e9;
+    long answered = Math.max(1, run.ok());
+    double cpuNanos =
+        window.known() ? window.totalNanos() : s2.processCpuNanos() - s1.processCpuNanos();
+    // The JIT compiler threads' CPU time: taken off, what is left is the steady-state cost, which
+    // a long run converges to.
+    double jitNanos = window.known() ? window.compilerNanos() : 0;
+    double perRequest = cpuNanos / 1000.0 / answered;
+    double net = (cpuNanos - idle * 1e6 * seconds) / 1000.0 / answered;
+    double netOfJit = (cpuNanos - jitNanos) / 1000.0 / answered;
+    double allocated = (s2.allocatedBytes() - s1.allocatedBytes()) / (double) answered;
+    PhaseLag lag = PhaseLag.of(run);
+    results.cpu.add(
+        new CpuRow(
+            peer,
+            round,
+            profile.cpuRate(),
+            run.achievedRate(),
+            run.ok(),
+            run.errors(),
+            perRequest,
+            netOfJit,
+            idle,
+            net,
+            allocated,
+            Math.round(jitNanos / 1e6),
+            s2.gcPauseMillis() - s1.gcPauseMillis(),
+            lag));
+    return String.format(
+        Locale.ROOT,
+        "%.0f µs CPU/request (%.0f without JIT), %s/request, lag p99 %s%s",
+        perRequest,
+        netOfJit,
+        Report.bytes(allocated),
+        Report.millis(lag.p99Millis()),
+        run.errors() > 0 ? ", " + run.errors() + " errors" : "");
+  }
+
+  /** Open loop at a fixed rate: latency percentiles, corrected for coordinated omission. */
+  String latency(
+      LoadGenerator client, Peer peer, int port, long size, int rate, int round, Results results) {
+    Load load = new Load("GET", "/bytes?size=" + size, null);
+    if (round == 1) {
+      client.openLoop(port, load, rate, profile.warmup());
+    }
+    RateRun run = client.openLoop(port, load, rate, profile.measure());
+    Percentiles p = Percentiles.of(run.latency());
+    PhaseLag lag = PhaseLag.of(run);
+    results.latency.add(
+        new LatencyRow(
+            peer.id,
+            round,
+            size,
+            rate,
+            run.achievedRate(),
+            run.sent(),
+            run.ok(),
+            run.errors(),
+            p,
+            run.maxSendLagMicros(),
+            lag));
+    return String.format(
+        Locale.ROOT,
+        "p50 %.2f / p99 %.2f / max %.1f ms, %.0f/s, lag p99 %s%s%s",
+        p.p50(),
+        p.p99(),
+        p.max(),
+        run.achievedRate(),
+        Report.millis(lag.p99Millis()),
+        lag.measurable() ? "" : " (not measurable)",
+        run.errors() > 0 ? ", " + run.errors() + " errors" : "");
+  }
+
+  /**
+   * Small responses: the closed-loop peak, then the highest fixed rate with p99 under the bound,
+   * searched down from the peak.
+   */
+  CapacityRound capacity(LoadGenerator client, ServerProcess server, int port, int round) {
+    Load load = new Load("GET", "/hello", null);
+    if (round == 1) {
+      warmUp(client, server.pid(), port, load, profile.warmupTime());
+    }
+    CpuClock.ProcessCpu before = CpuClock.of(server.pid());
+    ClosedRun peak =
+        client.closedLoop(port, load, LoadGenerator.CLOSED_LOOP_CONNECTIONS, profile.peakTime());
+    CpuClock.ProcessCpu serverCpu = CpuClock.of(server.pid()).minus(before);
+    long answered = Math.max(1, peak.ok() + peak.errors());
+    CapacitySearch.Found found =
+        CapacitySearch.search(
+            peak.rate(),
+            profile.capacityFractions(),
+            profile.capacityRefinements(),
+            rate -> capacityStep(client, port, load, rate));
+    return new CapacityRound(
+        round,
+        peak.rate(),
+        peak.latency().getValueAtPercentile(99) / 1000.0,
+        found.capacityRate(),
+        serverCpu.known() ? serverCpu.totalNanos() / 1000.0 / answered : Double.NaN,
+        serverCpu.known() ? serverCpu.compilerNanos() / 1e6 : Double.NaN,
+        peak.generatorCpuMicrosPerRequest(),
+        found.steps());
+  }
+
+  /**
+   * Closed-loop load, unrecorded, in one-second slices until the server has settled: two slices in
+   * a row agree within 10 % and, where its threads can be read, its JIT compiler threads used less
+   * than a tenth of its CPU in the last slice; at least {@code least}, at most five times that. The
+   * JIT compilers settle at very different speeds on a quiet and a busy machine. Returns the last
+   * slice's rate.
+   */
+  static double warmUp(LoadGenerator client, long pid, int port, Load load, Duration least) {
+    long start = System.nanoTime();
+    long min = least.toNanos();
+    long max = 5 * min;
+    double previous = -1;
+    while (true) {
+      CpuClock.ProcessCpu before = CpuClock.of(pid);
+      double rate =
+          client
+              .closedLoop(port, load, LoadGenerator.CLOSED_LOOP_CONNECTIONS, Duration.ofSeconds(1))
+              .rate();
+      CpuClock.ProcessCpu slice = CpuClock.of(pid).minus(before);
+      long elapsed = System.nanoTime() - start;
+      boolean jitSettled =
+          !slice.known() || slice.compilerNanos() < 0.1 * Math.max(1, slice.totalNanos());
+      boolean settled = jitSettled && previous > 0 && Math.abs(rate - previous) <= 0.1 * previous;
+      if ((settled && elapsed >= min) || elapsed >= max) {
+        return rate;
+      }
+      previous = rate;
+    }
+  }
+
+  private CapacityStep capacityStep(LoadGenerator client, int port, Load load, double rate) {
+    client.openLoop(port, load, rate, profile.capacityWarmup());
+    RateRun run = client.openLoop(port, load, rate, profile.capacityStep());
+    double p99 = run.p99Millis();
+    boolean passed =
+        CapacitySearch.passes(rate, run.achievedRate(), p99, run.errors(), p99BoundMillis);
+    // Let whatever queued drain before the next step.
+    ServerProcess.sleepMillis(100);
+    return new CapacityStep(
+        rate, run.achievedRate(), p99, run.lagP99Millis(), run.errors(), passed);
+  }
+}

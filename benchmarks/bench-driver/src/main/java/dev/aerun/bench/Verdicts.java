@@ -1,0 +1,63 @@
+package dev.aerun.bench;
+
+import dev.aerun.bench.Stats.Spread;
+
+/**
+ * Verdicts on figures measured several times. A target is met only if it holds across the whole
+ * spread (the worst of one peer against the best of the other), missed only if it fails across the
+ * whole spread; in between, the spread covers the difference and the verdict is "within noise".
+ */
+final class Verdicts {
+  static final String MET = "met";
+  static final String MISSED = "missed";
+  static final String WITHIN_NOISE = "within noise";
+  static final String NOT_MEASURED = "not measured";
+  static final String NOT_MEASURABLE = "not measurable on this machine";
+
+  private Verdicts() {}
+
+  /** {@code a ≤ factor × b}, for figures where lower is better (CPU, latency, start time). */
+  static String atMost(Spread a, Spread b, double factor) {
+    if (!a.known() || !b.known()) {
+      return NOT_MEASURED;
+    }
+    if (a.max() <= factor * b.min()) {
+      return MET;
+    }
+    if (a.min() > factor * b.max()) {
+      return MISSED;
+    }
+    return WITHIN_NOISE;
+  }
+
+  /** {@code a ≥ factor × b}, for figures where higher is better (throughput, capacity). */
+  static String atLeast(Spread a, Spread b, double factor) {
+    if (!a.known() || !b.known()) {
+      return NOT_MEASURED;
+    }
+    if (a.min() >= factor * b.max()) {
+      return MET;
+    }
+    if (a.max() < factor * b.min()) {
+      return MISSED;
+    }
+    return WITHIN_NOISE;
+  }
+
+  /** Whether the two spreads overlap: their difference is within noise. */
+  static boolean overlap(Spread a, Spread b) {
+    return a.known() && b.known() && a.min() <= b.max() && b.min() <= a.max();
+  }
+
+  /**
+   * Whether {@code peer} beats bare Jetty by more than the noise: every measurement of the peer
+   * better than every one of bare Jetty's. Bare Jetty does the least work of all peers on the same
+   * app, so such a result points at the measurement, not at the peer.
+   */
+  static boolean beatsBeyondNoise(Spread peer, Spread bare, boolean lowerIsBetter) {
+    if (!peer.known() || !bare.known()) {
+      return false;
+    }
+    return lowerIsBetter ? peer.max() < bare.min() : peer.min() > bare.max();
+  }
+}
