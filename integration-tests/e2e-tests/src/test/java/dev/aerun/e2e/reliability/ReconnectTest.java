@@ -34,7 +34,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * two attempts (or after {@link #ATTEMPTS_BEFORE_OPENING} attempts, when they keep coming fast):
  * with gRPC's backoff alone the next attempt, hence the first 200, comes at least 5.2 s later (the
  * next backoff is 1.6 × the last, less 20 % jitter); with the front end's reconnect nudge it comes
- * a quarter of a second later. The bound between the two is generous for a loaded machine.
+ * a quarter of a second later. The bound between the two is generous for a loaded machine. The
+ * figure asserted is the reconnect (the front end's first connection once the gate opened); the
+ * first 200, which also pays for a cold runtime's first request, is reported beside it.
  */
 class ReconnectTest {
   @RegisterExtension static final Runtimes runtimes = new Runtimes();
@@ -82,20 +84,20 @@ class ReconnectTest {
         Thread.sleep(50);
       }
       assertTrue(firstOk > 0, "never 200 after the runtime came back");
-      long afterOpening = firstOk - gate.openedAt();
-      System.out.printf(
-          "ReconnectTest: first 200 %d ms after the runtime was reachable; failed attempts at (ms)"
-              + " %s%n",
-          TimeUnit.NANOSECONDS.toMillis(afterOpening), gate.attempts());
-      // Before the nudge: 5.2 s or more (gRPC's backoff after the failed attempts seen).
-      assertTrue(
-          afterOpening <= BOUND_NANOS,
-          "first 200 came "
-              + TimeUnit.NANOSECONDS.toMillis(afterOpening)
-              + " ms after the runtime was reachable; failed attempts at (ms): "
-              + gate.attempts()
-              + "; 503s: "
-              + unavailable);
+      // The reconnect itself: the front end's first connection the gate forwarded. The first 200
+      // comes after it plus a first request through a cold runtime, reported beside it.
+      long reconnect = gate.firstForwardedAt() - gate.openedAt();
+      String figures =
+          String.format(
+              "front end reconnected %d ms and served its first 200 %d ms after the runtime was"
+                  + " reachable; failed attempts at (ms) %s; 503s: %d",
+              TimeUnit.NANOSECONDS.toMillis(reconnect),
+              TimeUnit.NANOSECONDS.toMillis(firstOk - gate.openedAt()),
+              gate.attempts(),
+              unavailable);
+      System.out.println("ReconnectTest: " + figures);
+      // Before the nudge (or with it firing only once): 5.2 s or more, gRPC's next backoff.
+      assertTrue(reconnect <= BOUND_NANOS, figures);
     }
   }
 
@@ -110,6 +112,7 @@ class ReconnectTest {
     private final List<Socket> sockets = new ArrayList<>();
     private final long created = System.nanoTime();
     private volatile long openedAt = -1;
+    private volatile long firstForwardedAt = -1;
 
     Gate(int target) throws IOException {
       this.target = target;
@@ -131,6 +134,11 @@ class ReconnectTest {
       return openedAt;
     }
 
+    /** When the first connection after opening came, or -1. */
+    long firstForwardedAt() {
+      return firstForwardedAt;
+    }
+
     /** The failed attempts, in ms since the gate was made. */
     synchronized List<Long> attempts() {
       return attempts.stream().map(TimeUnit.NANOSECONDS::toMillis).toList();
@@ -141,6 +149,9 @@ class ReconnectTest {
         while (true) {
           Socket socket = server.accept();
           if (isOpen()) {
+            if (firstForwardedAt < 0) {
+              firstForwardedAt = System.nanoTime();
+            }
             forward(socket);
             continue;
           }
