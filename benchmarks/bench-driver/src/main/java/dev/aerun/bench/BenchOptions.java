@@ -50,6 +50,8 @@ record BenchOptions(
       usage: java -jar benchmarks/bench-driver/target/bench-driver.jar [options]
              java -jar benchmarks/bench-driver/target/bench-driver.jar --reload [N]
                (hot reload of the dev server: change-to-new-code time, memory after N reloads)
+             java -jar benchmarks/bench-driver/target/bench-driver.jar --reliability [options]
+               (overload, soak, SIGTERM under load, both modes; --reliability --help)
 
         --quick                 the short profile (under five minutes); default: the full profile
         --out DIR               results folder (default: results/<date>-<profile>)

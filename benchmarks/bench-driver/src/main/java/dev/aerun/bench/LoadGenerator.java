@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.ContentResponse;
@@ -194,8 +195,33 @@ public final class LoadGenerator implements AutoCloseable {
   }
 
   public RateRun openLoop(int port, Load load, double rate, Duration duration, int connections) {
+    return openLoop(port, load, rate, duration, connections, outcome -> {});
+  }
+
+  /**
+   * One request of an open-loop run, as it ended.
+   *
+   * @param intendedNanos when the schedule meant to send it ({@link System#nanoTime()})
+   * @param sentNanos when it went out on a connection
+   * @param doneNanos when its response completed or its connection broke
+   * @param status the response's status, or -1 when the connection broke first
+   */
+  public record Outcome(long intendedNanos, long sentNanos, long doneNanos, int status) {}
+
+  /**
+   * {@link #openLoop(int, Load, double, Duration, int)}, also handing each request that went out
+   * its {@link Outcome} (on the generator's selector thread, as requests end), for callers that
+   * classify them. Requests never sent (no connection could be made) have none.
+   */
+  public RateRun openLoop(
+      int port,
+      Load load,
+      double rate,
+      Duration duration,
+      int connections,
+      Consumer<Outcome> each) {
     try {
-      return NioLoad.openLoop(loopback(port), load, rate, duration, connections);
+      return NioLoad.openLoop(loopback(port), load, rate, duration, connections, each);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot connect to 127.0.0.1:" + port, e);
     }

@@ -19,6 +19,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -63,6 +64,9 @@ final class NioLoad {
   private volatile boolean stop;
   private volatile Throwable selectorFailure;
 
+  // Open loop: told of each request that went out, as it ends.
+  private Consumer<LoadGenerator.Outcome> each = outcome -> {};
+
   // Closed loop only.
   private boolean closedLoop;
   private long closedLoopEnd;
@@ -104,7 +108,20 @@ final class NioLoad {
   static RateRun openLoop(
       InetSocketAddress address, Load load, double rate, Duration duration, int connections)
       throws IOException {
+    return openLoop(address, load, rate, duration, connections, outcome -> {});
+  }
+
+  /** See {@link LoadGenerator#openLoop(int, Load, double, Duration, int, Consumer)}. */
+  static RateRun openLoop(
+      InetSocketAddress address,
+      Load load,
+      double rate,
+      Duration duration,
+      int connections,
+      Consumer<LoadGenerator.Outcome> each)
+      throws IOException {
     NioLoad run = new NioLoad(address, load, connections);
+    run.each = each;
     try {
       return run.runOpenLoop(rate, duration);
     } finally {
@@ -294,6 +311,7 @@ final class NioLoad {
     }
     lastCompletion = now;
     completed = completed + 1;
+    each.accept(new LoadGenerator.Outcome(conn.intended, conn.sentAt, now, status));
     Conn next = conn;
     boolean replaced = false;
     if (conn.parser.closeAfter()) {
@@ -313,6 +331,7 @@ final class NioLoad {
       errors++;
       lastCompletion = System.nanoTime();
       completed = completed + 1;
+      each.accept(new LoadGenerator.Outcome(conn.intended, conn.sentAt, lastCompletion, -1));
     }
     Conn next = replace(conn);
     synchronized (this) {
@@ -364,6 +383,7 @@ final class NioLoad {
 
   private void send(Conn conn, long intended) {
     conn.intended = intended;
+    conn.sentAt = System.nanoTime();
     conn.busy = true;
     conn.parser.expectNoBody(head);
     ByteBuffer out = conn.out;
@@ -439,6 +459,7 @@ final class NioLoad {
     final ByteBuffer out;
     final ResponseParser parser = new ResponseParser();
     long intended;
+    long sentAt;
     volatile boolean busy;
 
     Conn(SocketChannel channel, ByteBuffer out) {

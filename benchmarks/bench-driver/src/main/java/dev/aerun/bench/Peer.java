@@ -11,18 +11,19 @@ import java.util.regex.Pattern;
  * modes), or any other server given on the command line as {@code --peer NAME=COMMAND}, a command
  * template run on the same WAR with the same JVM and flags.
  */
-final class Peer {
+public final class Peer {
   /** Jetty serving the WAR in a plain WebAppContext: the yardstick. */
-  static final Peer BARE = new Peer("bare", "bare Jetty", List.of(), null);
+  public static final Peer BARE = new Peer("bare", "bare Jetty", List.of(), null);
 
   /** The runtime in HttpConnector mode. */
-  static final Peer HTTP = new Peer("http", "HttpConnector", List.of("--mode", "http"), null);
+  public static final Peer HTTP =
+      new Peer("http", "HttpConnector", List.of("--mode", "http"), null);
 
   /** The runtime in legacy RPC mode, in-process gRPC transport (the launcher's default). */
-  static final Peer LEGACY = new Peer("legacy", "legacy", List.of("--mode", "legacy"), null);
+  public static final Peer LEGACY = new Peer("legacy", "legacy", List.of("--mode", "legacy"), null);
 
   /** Legacy RPC mode with gRPC over a loopback TCP socket. */
-  static final Peer LEGACY_TCP =
+  public static final Peer LEGACY_TCP =
       new Peer(
           "legacy-tcp",
           "legacy (tcp)",
@@ -34,8 +35,8 @@ final class Peer {
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z-]+)}");
   private static final List<String> PLACEHOLDERS = List.of("java", "jvm-flags", "port", "war");
 
-  final String id;
-  final String label;
+  public final String id;
+  public final String label;
   final List<String> runtimeOptions;
 
   /** The command template of a peer from the command line; {@code null} for a built-in one. */
@@ -53,7 +54,7 @@ final class Peer {
     return BUILT_IN;
   }
 
-  static Peer byId(String id) {
+  public static Peer byId(String id) {
     for (Peer peer : BUILT_IN) {
       if (peer.id.equals(id)) {
         return peer;

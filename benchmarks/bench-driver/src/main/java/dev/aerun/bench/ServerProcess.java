@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * closed, or when this JVM exits by any way short of a hard kill (a shutdown hook ends every server
  * still running).
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
   private static final Pattern STARTED = Pattern.compile(" at http://([^/]+):(\\d+)/");
   private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
   private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
@@ -59,20 +59,20 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** What a peer needs to start. */
-  record Layout(Path runtimeJar, Path bareJar, Path appsDir) {
-    static Layout of(Path repo) {
+  public record Layout(Path runtimeJar, Path bareJar, Path appsDir) {
+    public static Layout of(Path repo) {
       return new Layout(
           repo.resolve("runtime-main/target/runtime-main.jar"),
           repo.resolve("benchmarks/bare-jetty/target/bare-jetty.jar"),
           repo.resolve("benchmarks/bench-driver/target/apps"));
     }
 
-    Path war(String ee) {
+    public Path war(String ee) {
       return appsDir.resolve("bench-app-" + ee + ".war");
     }
 
     /** Fails naming what is missing: the driver runs the reactor's build output. */
-    void check(List<String> ees) {
+    public void check(List<String> ees) {
       List<Path> needed = new ArrayList<>(List.of(runtimeJar, bareJar));
       ees.forEach(ee -> needed.add(war(ee)));
       for (Path path : needed) {
@@ -85,7 +85,7 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** Starts {@code peer} serving the {@code ee} app on a free port of 127.0.0.1. */
-  static ServerProcess start(
+  public static ServerProcess start(
       Peer peer,
       String ee,
       Layout layout,
@@ -97,25 +97,18 @@ final class ServerProcess implements AutoCloseable {
     Path temp = Files.createDirectories(workDir.resolve(name + "-tmp"));
     Path log = workDir.resolve(name + ".log");
     List<String> command = new ArrayList<>();
-    int knownPort = -1;
-    if (peer.isCustom()) {
-      knownPort = freePort();
-      command.addAll(peer.command(java, jvmFlags, knownPort, layout.war(ee)));
+    command.add(java.toString());
+    command.addAll(jvmFlags);
+    command.add("-jar");
+    if (peer == Peer.BARE) {
+      command.add(layout.bareJar().toString());
+      command.addAll(List.of("--ee", ee));
     } else {
-      command.add(java.toString());
-      command.addAll(jvmFlags);
-      command.add("-jar");
-      if (peer == Peer.BARE) {
-        command.add(layout.bareJar().toString());
-        command.addAll(List.of("--ee", ee));
-      } else {
-        command.add(layout.runtimeJar().toString());
-        command.addAll(peer.runtimeOptions);
-      }
-      command.addAll(
-          List.of("--port", "0", "--address", "127.0.0.1", "--temp-dir", temp.toString()));
-      command.add(layout.war(ee).toString());
+      command.add(layout.runtimeJar().toString());
+      command.addAll(peer.runtimeOptions);
     }
+    command.addAll(List.of("--port", "0", "--address", "127.0.0.1", "--temp-dir", temp.toString()));
+    command.add(layout.war(ee).toString());
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
@@ -136,18 +129,7 @@ final class ServerProcess implements AutoCloseable {
     long startNanos = System.nanoTime();
     Process process = builder.start();
     RUNNING.add(process);
-    ServerProcess server = new ServerProcess(peer, ee, process, log, temp, startNanos);
-    // A custom peer is told its port; a built-in one picks its own and prints it.
-    server.port = knownPort;
-    return server;
-  }
-
-  /** A port free on 127.0.0.1 a moment ago, for a server that must be told its port. */
-  private static int freePort() throws IOException {
-    try (java.net.ServerSocket socket =
-        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
+    return new ServerProcess(peer, ee, process, log, temp, startNanos);
   }
 
   private static java.io.File nullDevice() {
@@ -156,7 +138,7 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** The port, once the start line is out; fails if the server exits or takes too long. */
-  int awaitPort() {
+  public int awaitPort() {
     if (port > 0) {
       return port;
     }
@@ -190,11 +172,6 @@ final class ServerProcess implements AutoCloseable {
         }
       } catch (ConnectException notYet) {
         // The start line can come just before the port accepts.
-      } catch (IOException notYet) {
-        if (!peer.isCustom()) {
-          throw notYet;
-        }
-        // A custom peer prints no start line: its port may be half-open while it starts.
       }
       if (!process.isAlive()) {
         throw new IllegalStateException(peer.label + " exited:\n" + tail(40));
@@ -205,7 +182,7 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** One HTTP/1.1 GET on its own connection; the status code. */
-  static int rawGetStatus(int port, String path) throws IOException {
+  private static int rawGetStatus(int port, String path) throws IOException {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
       socket.setSoTimeout(30_000);
@@ -230,7 +207,7 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
-  Peer peer() {
+  public Peer peer() {
     return peer;
   }
 
@@ -238,11 +215,11 @@ final class ServerProcess implements AutoCloseable {
     return ee;
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
   }
 
@@ -270,7 +247,7 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** Everything the server printed so far. */
-  String output() {
+  public String output() {
     try {
       return Files.readString(log, StandardCharsets.UTF_8);
     } catch (IOException e) {
@@ -279,14 +256,24 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** The last {@code lines} lines the server printed. */
-  String tail(int lines) {
+  public String tail(int lines) {
     String[] all = output().split("\n");
     int from = Math.max(0, all.length - lines);
     return String.join("\n", java.util.Arrays.copyOfRange(all, from, all.length));
   }
 
-  Path log() {
+  public Path log() {
     return log;
+  }
+
+  /** Sends SIGTERM (a graceful stop) and returns at once. */
+  public void terminate() {
+    process.destroy();
+  }
+
+  /** The exit code once the process has ended within {@code seconds}, else -1 (still running). */
+  public int awaitExit(long seconds) throws InterruptedException {
+    return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
   }
 
   /** Stops the server: SIGTERM, then a kill if it has not exited after 10 s. */

@@ -4,7 +4,7 @@ import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import java.util.List;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -22,11 +22,18 @@ public final class RpcChannel implements AutoCloseable {
   private final ManagedChannel channel;
   private final RpcTransport target;
   private final List<EventLoopGroup> groups;
+  private final Future<?> nudge;
 
   RpcChannel(ManagedChannel channel, RpcTransport target, List<EventLoopGroup> groups) {
+    this(channel, target, groups, null);
+  }
+
+  private RpcChannel(
+      ManagedChannel channel, RpcTransport target, List<EventLoopGroup> groups, Future<?> nudge) {
     this.channel = channel;
     this.target = target;
     this.groups = groups;
+    this.nudge = nudge;
   }
 
   /**
@@ -38,24 +45,21 @@ public final class RpcChannel implements AutoCloseable {
       RpcTransport target,
       List<EventLoopGroup> groups,
       ScheduledExecutorService scheduler) {
-    watch(channel, scheduler);
-    return new RpcChannel(channel, target, groups);
+    Future<?> nudge =
+        scheduler.scheduleWithFixedDelay(
+            () -> nudge(channel), RECONNECT_MILLIS, RECONNECT_MILLIS, TimeUnit.MILLISECONDS);
+    return new RpcChannel(channel, target, groups, nudge);
   }
 
-  /** Each time the channel fails to connect, skips the rest of its backoff a moment later. */
-  private static void watch(ManagedChannel channel, ScheduledExecutorService scheduler) {
-    ConnectivityState state = channel.getState(false);
-    if (state == ConnectivityState.SHUTDOWN) {
-      return;
+  /**
+   * Skips the rest of the backoff of a channel that failed to connect. Looked at on a schedule, not
+   * on state changes: gRPC's pick-first policy stays in {@code TRANSIENT_FAILURE} while it retries,
+   * so after the first failure there is no change to wait for.
+   */
+  private static void nudge(ManagedChannel channel) {
+    if (channel.getState(false) == ConnectivityState.TRANSIENT_FAILURE) {
+      channel.resetConnectBackoff();
     }
-    if (state == ConnectivityState.TRANSIENT_FAILURE) {
-      try {
-        scheduler.schedule(channel::resetConnectBackoff, RECONNECT_MILLIS, TimeUnit.MILLISECONDS);
-      } catch (RejectedExecutionException e) {
-        return; // closing
-      }
-    }
-    channel.notifyWhenStateChanged(state, () -> watch(channel, scheduler));
   }
 
   /** The channel to make calls on. */
@@ -71,6 +75,9 @@ public final class RpcChannel implements AutoCloseable {
   /** Lets running calls finish for a few seconds, cancels the rest, then stops the event loop. */
   @Override
   public void close() {
+    if (nudge != null) {
+      nudge.cancel(false);
+    }
     channel.shutdown();
     try {
       if (!channel.awaitTermination(GRACE_SECONDS, TimeUnit.SECONDS)) {
