@@ -100,20 +100,7 @@ abstract class AbstractAerunMojo extends AbstractMojo {
    * #workDirectory()} (again only when the zip changed).
    */
   protected Path runtimeJar() throws MojoExecutionException {
-    DefaultArtifact coordinates =
-        new DefaultArtifact("dev.aerun", "runtime-main", "dist", "zip", plugin.getVersion());
-    File zip;
-    try {
-      zip =
-          repositorySystem
-              .resolveArtifact(
-                  repositorySession, new ArtifactRequest(coordinates, pluginRepositories, null))
-              .getArtifact()
-              .getFile();
-    } catch (ArtifactResolutionException e) {
-      throw new MojoExecutionException(
-          "cannot resolve the aerun runtime " + coordinates + ": " + e.getMessage(), e);
-    }
+    File zip = resolve("runtime-main", "dist", "zip");
     Path home = workDirectory().resolve("runtime-" + plugin.getVersion());
     Path marker = home.resolve(".unpacked-from");
     String stamp = zip.getAbsolutePath() + "@" + zip.lastModified() + "/" + zip.length();
@@ -126,6 +113,34 @@ abstract class AbstractAerunMojo extends AbstractMojo {
       throw new MojoExecutionException("cannot unpack the aerun runtime " + zip + ": " + e, e);
     }
     return home.resolve("runtime-main.jar");
+  }
+
+  /**
+   * {@code dev.aerun:ARTIFACT:CLASSIFIER:EXTENSION} of this plugin's version, from the repository.
+   */
+  protected File resolve(String artifactId, String classifier, String extension)
+      throws MojoExecutionException {
+    DefaultArtifact coordinates =
+        new DefaultArtifact("dev.aerun", artifactId, classifier, extension, plugin.getVersion());
+    try {
+      return repositorySystem
+          .resolveArtifact(
+              repositorySession, new ArtifactRequest(coordinates, pluginRepositories, null))
+          .getArtifact()
+          .getFile();
+    } catch (ArtifactResolutionException e) {
+      throw new MojoExecutionException(
+          "cannot resolve the aerun artifact " + coordinates + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** As {@link #resolve}, or null when no repository has the artifact. */
+  protected File resolveOrNull(String artifactId, String classifier, String extension) {
+    try {
+      return resolve(artifactId, classifier, extension);
+    } catch (MojoExecutionException e) {
+      return null;
+    }
   }
 
   private static void unzip(Path zip, Path into) throws IOException {
@@ -237,7 +252,7 @@ abstract class AbstractAerunMojo extends AbstractMojo {
     return new App(webapp, classpath);
   }
 
-  private static String javaOfThisJvm() {
+  protected static String javaOfThisJvm() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 }

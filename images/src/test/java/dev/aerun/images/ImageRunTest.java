@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -119,6 +120,48 @@ class ImageRunTest {
         c.kill();
       }
     }
+  }
+
+  /**
+   * {@code GAE_MEMORY_MB} below the memory the JVM sees (here: no container limit, the machine's)
+   * sizes the heap: the launcher starts the serving JVM again with {@code -XX:MaxRAM} at that
+   * figure, and it serves and drains as usual.
+   */
+  @ParameterizedTest
+  @MethodSource("images")
+  void gaeMemoryMb_sizesTheHeap(String runtime) throws Exception {
+    assumeRoot();
+    String ee = runtime.equals("java17") ? "ee8" : "ee10";
+    Path app = explode(APPS.resolve("sample-" + ee + "-app.war"), dir.resolve("app"), runtime);
+    Stage.Staged staged = Stage.stage(app, dir.resolve("staged"), "test.local/sample", IMAGES);
+    OciImage image = OciImage.read(dir.resolve("staged/image.tar"), dir.resolve("blobs"));
+    Path root = Files.createDirectories(dir.resolve("rootfs"));
+    for (Layer layer : image.layers()) {
+      run(
+          List.of(
+              "tar", "--numeric-owner", "-xzf", layer.file().toString(), "-C", root.toString()));
+    }
+    ObjectNode config = image.containerConfig();
+    Container c = Container.start(root, config, List.of(), Map.of("GAE_MEMORY_MB", "192"));
+    try {
+      int port = c.port();
+      get(port, "/hello");
+      List<ProcessHandle> jvms = c.jvms();
+      assertEquals(2, jvms.size(), "the launcher and the serving JVM:\n" + c.output());
+      String serving = Files.readString(Path.of("/proc/" + jvms.get(1).pid() + "/cmdline"));
+      List<String> options = List.of(serving.split("\0"));
+      assertTrue(options.contains("-XX:MaxRAM=192m"), options::toString);
+      assertTrue(
+          options.contains(strings(config.path("Entrypoint")).get(1)),
+          "the serving JVM keeps the image's options (its archive): " + options);
+      assertTrue(c.output().contains("GAE_MEMORY_MB is below"), c.output());
+      assertTrue(jvms.get(0).destroy(), "SIGTERM to the launcher, as a platform sends it");
+      assertEquals(0, c.waitForExit(), c.output());
+      assertTrue(c.output().contains("drained"), c.output());
+    } finally {
+      c.kill();
+    }
+    assertTrue(staged.image().startsWith("test.local/sample@"), staged.image());
   }
 
   /**
@@ -217,6 +260,11 @@ class ImageRunTest {
     }
 
     static Container start(Path root, JsonNode config, List<String> args) throws IOException {
+      return start(root, config, args, Map.of());
+    }
+
+    static Container start(Path root, JsonNode config, List<String> args, Map<String, String> env)
+        throws IOException {
       List<String> command = new ArrayList<>();
       command.addAll(List.of("unshare", "--mount", "--pid", "--fork", "--kill-child", "sh", "-c"));
       // The mounts a container runtime gives: /proc (the JVM reads it) and the devices.
@@ -235,6 +283,7 @@ class ImageRunTest {
         builder.environment().put(e.substring(0, eq), e.substring(eq + 1));
       }
       builder.environment().put("PORT", "0");
+      builder.environment().putAll(env);
       return new Container(builder.start(), root);
     }
 
@@ -261,6 +310,22 @@ class ImageRunTest {
               .filter(h -> h.info().command().map(c -> c.startsWith(root.toString())).orElse(false))
               .findFirst();
       return jvm.orElseThrow(() -> new AssertionError("no JVM in the container:\n" + output));
+    }
+
+    /** The image's JVMs in the container, each after its parent. */
+    List<ProcessHandle> jvms() {
+      List<ProcessHandle> all =
+          process
+              .descendants()
+              .filter(h -> h.info().command().map(c -> c.startsWith(root.toString())).orElse(false))
+              .toList();
+      List<ProcessHandle> ordered = new ArrayList<>();
+      for (ProcessHandle h : all) {
+        boolean childOfAnother =
+            h.parent().map(p -> all.stream().anyMatch(o -> o.pid() == p.pid())).orElse(false);
+        ordered.add(childOfAnother ? ordered.size() : 0, h);
+      }
+      return ordered;
     }
 
     int waitForExit() throws InterruptedException {

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -75,18 +76,34 @@ public final class Launcher {
     try {
       RuntimeStarter.App app = RuntimeStarter.readApp(options);
       EnvVariables.Plan plan = RuntimeStarter.planEnvVariables(options, app, environment);
-      if (plan.needsRelaunch()) {
+      Optional<String> heap =
+          options.relaunchedAt().isPresent()
+              ? Optional.empty()
+              : HeapSize.relaunchOption(environment.get(HeapSize.VARIABLE));
+      if (plan.needsRelaunch() || heap.isPresent()) {
         if (options.relaunchedAt().isPresent()) {
           throw new StartupException(
               "the environment still lacks " + plan.missing().keySet() + " after a relaunch");
         }
-        log.info(
-            "Starting the app's JVM again with "
-                + plan.missing().size()
-                + " variable(s) from <env-variables>: "
-                + String.join(", ", plan.missing().keySet()));
+        if (plan.needsRelaunch()) {
+          log.info(
+              "Starting the app's JVM again with "
+                  + plan.missing().size()
+                  + " variable(s) from <env-variables>: "
+                  + String.join(", ", plan.missing().keySet()));
+        }
+        heap.ifPresent(
+            option ->
+                log.info(
+                    "Starting the app's JVM again with "
+                        + option
+                        + ": "
+                        + HeapSize.VARIABLE
+                        + " is below the memory this JVM sized its heap for"));
         return Relaunch.run(
-            args, plan.childEnvironment(environment, System.currentTimeMillis() - uptimeMillis()));
+            args,
+            heap.stream().toList(),
+            plan.childEnvironment(environment, System.currentTimeMillis() - uptimeMillis()));
       }
       runtime = RuntimeStarter.start(options, app);
     } catch (StartupException e) {

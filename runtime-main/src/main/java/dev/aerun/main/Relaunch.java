@@ -10,7 +10,8 @@ import java.util.logging.Logger;
 
 /**
  * Starts the runtime again in a child JVM whose environment has the app's {@code <env-variables>}
- * (see {@link EnvVariables}), and stands in for it until it exits.
+ * (see {@link EnvVariables}), or whose heap fits {@code GAE_MEMORY_MB} ({@link HeapSize}), and
+ * stands in for it until it exits.
  *
  * <p>The child is this JVM again: the same {@code java}, the same JVM options (heap, {@code -D},
  * agents), the same class path and arguments; it shares this process's standard streams. Every stop
@@ -26,8 +27,11 @@ final class Relaunch {
 
   private Relaunch() {}
 
-  /** The command that starts {@link Main} again in a new JVM with {@code args}. */
-  static List<String> command(String[] args) {
+  /**
+   * The command that starts {@link Main} again in a new JVM with {@code args}, and {@code
+   * jvmOptions} after this JVM's own.
+   */
+  static List<String> command(String[] args, List<String> jvmOptions) {
     List<String> command = new ArrayList<>();
     command.add(
         ProcessHandle.current()
@@ -41,6 +45,7 @@ final class Relaunch {
       }
       command.add(option);
     }
+    command.addAll(jvmOptions);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(Main.class.getName());
@@ -52,15 +57,15 @@ final class Relaunch {
    * Runs the child with {@code environment} as its whole environment, blocks until it exits, and
    * returns its exit code.
    */
-  static int run(String[] args, Map<String, String> environment) {
-    ProcessBuilder builder = new ProcessBuilder(command(args)).inheritIO();
+  static int run(String[] args, List<String> jvmOptions, Map<String, String> environment) {
+    ProcessBuilder builder = new ProcessBuilder(command(args, jvmOptions)).inheritIO();
     builder.environment().clear();
     builder.environment().putAll(environment);
     Process child;
     try {
       child = builder.start();
     } catch (IOException e) {
-      System.err.println("error: cannot start the app's JVM with its <env-variables>: " + e);
+      System.err.println("error: cannot start the app's JVM again: " + e);
       return Launcher.EXIT_START_FAILED;
     }
     // SIGTERM each time: the child drains on the first and stops at once on the next. (A

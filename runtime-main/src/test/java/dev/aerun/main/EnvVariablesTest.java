@@ -95,7 +95,7 @@ class EnvVariablesTest {
 
   @Test
   void relaunchCommand_startsMainAgainWithTheSameArguments() {
-    List<String> command = Relaunch.command(new String[] {"--port", "0", "app.war"});
+    List<String> command = Relaunch.command(new String[] {"--port", "0", "app.war"}, List.of());
 
     assertTrue(command.get(0).endsWith("java"), command.toString());
     int main = command.indexOf(Main.class.getName());

@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Enumeration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -28,7 +30,8 @@ import java.util.zip.ZipFile;
  * {@code service.yaml} (Cloud Run), {@code kubernetes.yaml} (GKE), {@code app.yaml} and {@code
  * Dockerfile} (App Engine flexible, built from {@code app/}, the exploded app). The manifests name
  * the image as {@code REPO@sha256:<digest>}. The runtime images ({@code java17.tar} ...) are read
- * from {@code --base}, else from the {@code images} folder beside the launcher.
+ * from {@code --base}, else from the {@code images} folder beside the launcher or the local Maven
+ * repository ({@link RuntimeImages}).
  *
  * <p>Runs in its own class loader, started by the launcher's {@code stage} subcommand; the launcher
  * calls {@link #run(String[], Path, PrintStream, PrintStream)}.
@@ -40,7 +43,7 @@ public final class Stage {
           + "  --image-repo REPO  the repository the manifests name the app image in"
           + " (default: the service name)\n"
           + "  --base DIR         where the runtime images java17.tar, java21.tar, java25.tar are"
-          + " (default: images/ beside runtime-main.jar)\n";
+          + " (default: images/ beside runtime-main.jar, else the local Maven repository)\n";
 
   private Stage() {}
 
@@ -52,7 +55,7 @@ public final class Stage {
    */
   public static int run(String[] args, Path runtimeHome, PrintStream out, PrintStream err) {
     String repo = null;
-    Path base = runtimeHome == null ? null : runtimeHome.resolve("images");
+    Path base = null;
     List<String> positional = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
@@ -78,11 +81,12 @@ public final class Stage {
     if (positional.size() != 2) {
       return usage(err, "stage needs an app (.war or directory) and an output directory");
     }
-    if (base == null) {
-      return usage(err, "--base is required when the launcher's directory is unknown");
-    }
     try {
-      Staged staged = stage(Path.of(positional.get(0)), Path.of(positional.get(1)), repo, base);
+      RuntimeImages images =
+          base != null
+              ? RuntimeImages.in(base)
+              : RuntimeImages.defaults(runtimeHome, System.getenv(), systemProperties());
+      Staged staged = stage(Path.of(positional.get(0)), Path.of(positional.get(1)), repo, images);
       for (String note : staged.plan().notes()) {
         err.println("note: " + note);
       }
@@ -107,8 +111,20 @@ public final class Stage {
   /** What was staged: the plan and the image reference the manifests use. */
   public record Staged(DeploymentPlan plan, String image, String digest) {}
 
-  /** Stages {@code app} into {@code out}. */
+  private static Map<String, String> systemProperties() {
+    Map<String, String> properties = new HashMap<>();
+    System.getProperties().forEach((k, v) -> properties.put(k.toString(), v.toString()));
+    return properties;
+  }
+
+  /** Stages {@code app} into {@code out}, onto the runtime images in the folder {@code base}. */
   public static Staged stage(Path app, Path out, String repo, Path base)
+      throws StageException, IOException {
+    return stage(app, out, repo, RuntimeImages.in(base));
+  }
+
+  /** Stages {@code app} into {@code out}. */
+  public static Staged stage(Path app, Path out, String repo, RuntimeImages images)
       throws StageException, IOException {
     Path source = app.toAbsolutePath().normalize();
     if (!Files.exists(source)) {
@@ -135,17 +151,7 @@ public final class Stage {
     }
     DeploymentPlan plan = DeploymentPlan.from(descriptor, source.getFileName().toString());
 
-    Path runtimeArchive = base.resolve(plan.javaRuntime() + ".tar");
-    if (!Files.isRegularFile(runtimeArchive)) {
-      throw new StageException(
-          "no runtime image "
-              + runtimeArchive
-              + " for "
-              + plan.javaRuntime()
-              + ": build it with `mvn -pl images -am package`"
-              + (plan.javaRuntime().equals("java17") ? "" : " -Pall-images")
-              + ", or name the folder holding it with --base");
-    }
+    Path runtimeArchive = images.archive(plan.javaRuntime());
     Path work = out.resolve(".stage");
     deleteTree(work);
     OciImage runtimeImage = OciImage.read(runtimeArchive, work);

@@ -3,6 +3,7 @@ package dev.aerun.stage;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -164,6 +165,45 @@ class StageTest {
           Files.readAllBytes(dir.resolve("b").resolve(f)),
           f);
     }
+  }
+
+  @Test
+  void withoutBase_findsTheImageBesideTheLauncherFirst_thenInTheMavenRepository() throws Exception {
+    String version = RuntimeImages.version();
+    assertFalse(version.isBlank() || version.contains("${"), version);
+    Path repository = dir.resolve("m2");
+    Path installed = Files.createDirectories(repository.resolve("dev/aerun/images/" + version));
+    Path archive = installed.resolve("images-" + version + "-java17.tar");
+    Files.copy(base.resolve("java17.tar"), archive);
+    Files.copy(base.resolve("java17.tar.digest"), Path.of(archive + ".digest"));
+    Map<String, String> properties = Map.of("maven.repo.local", repository.toString());
+    Path home = dir.resolve("home");
+
+    RuntimeImages images = RuntimeImages.defaults(home, Map.of(), properties);
+    assertEquals(archive, images.archive("java17"));
+    Stage.Staged staged = Stage.stage(war(DESCRIPTOR), dir.resolve("out"), null, images);
+    assertTrue(staged.image().startsWith("shop@sha256:"), staged.image());
+
+    // A distribution's own images/ folder comes first.
+    Files.createDirectories(home.resolve("images"));
+    Files.copy(base.resolve("java17.tar"), home.resolve("images/java17.tar"));
+    assertEquals(home.resolve("images/java17.tar"), images.archive("java17"));
+  }
+
+  @Test
+  void withoutBase_noImageAnywhere_namesWhereItLookedAndTheCommand() {
+    RuntimeImages images =
+        RuntimeImages.defaults(
+            dir.resolve("home"),
+            Map.of("MAVEN_REPO_LOCAL", dir.resolve("none").toString()),
+            Map.of());
+    StageException e = assertThrows(StageException.class, () -> images.archive("java21"));
+    assertTrue(
+        e.getMessage().contains(dir.resolve("home/images/java21.tar").toString()), e.getMessage());
+    assertTrue(
+        e.getMessage().contains(dir.resolve("none/dev/aerun/images").toString()), e.getMessage());
+    assertTrue(e.getMessage().contains("mvn -pl images -am install -Pall-images"), e.getMessage());
+    assertTrue(e.getMessage().contains("--base"), e.getMessage());
   }
 
   @Test

@@ -14,6 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
@@ -56,39 +59,119 @@ class DevServerTest {
   void recompiledClass_redeploysInTheSameJvm_andNoRequestFails() throws Exception {
     Path app = app();
     try (RuntimeProcess runtime = dev(app)) {
-      assertEquals("Hello from EE10", Http.get(runtime.uri("/hello")).body());
-      long pid = runtime.pid();
-
-      Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
-      AtomicBoolean polling = new AtomicBoolean(true);
-      Thread client =
-          new Thread(
-              () -> {
-                while (polling.get()) {
-                  try {
-                    statuses.merge(Http.get(runtime.uri("/hello")).statusCode(), 1, Integer::sum);
-                  } catch (Exception e) {
-                    statuses.merge(-1, 1, Integer::sum); // refused, reset or timed out
-                  }
-                }
-              });
-      client.start();
-      Files.write(app.resolve(HELLO_CLASS), compileHello("Hello again", temp));
-      String body = "";
-      for (int i = 0; i < 600 && !body.equals("Hello again"); i++) {
-        Thread.sleep(100);
-        body = Http.get(runtime.uri("/hello")).body();
-      }
-      runtime.awaitOutput(Pattern.compile("Reloaded app in \\d+ ms after 1 changed file"));
-      Thread.sleep(300);
-      polling.set(false);
-      client.join();
-
-      assertEquals("Hello again", body, runtime.output());
-      assertEquals(Map.of(200, statuses.get(200)), statuses, "every request answered 200");
-      assertEquals(pid, runtime.pid());
+      assertRedeploysWithNoFailedRequest(
+          runtime, () -> Files.write(app.resolve(HELLO_CLASS), compileHello("Hello again", temp)));
       assertTrue(runtime.output().contains("watching 4 path(s) for changes"), runtime.output());
     }
+  }
+
+  @Test
+  void legacyMode_recompiledClass_redeploysInTheSameJvm_andNoRequestFails() throws Exception {
+    Path app = app();
+    try (RuntimeProcess runtime =
+        RuntimeProcess.launch(app)
+            .args("--development", "--watch", "--mode", "legacy")
+            .env("SAMPLE_ENV", "from-appengine-web-xml")
+            .start()) {
+      runtime.port(); // started
+      assertTrue(runtime.output().contains("in legacy"), runtime.output());
+      assertRedeploysWithNoFailedRequest(
+          runtime, () -> Files.write(app.resolve(HELLO_CLASS), compileHello("Hello again", temp)));
+    }
+  }
+
+  @Test
+  void war_aNewWarWrittenInPlace_redeploysInTheSameJvm_andNoRequestFails() throws Exception {
+    Path war = temp.resolve("sample.war");
+    Files.copy(RuntimeProcess.app("sample-ee10-app.war"), war);
+    byte[] newClass = compileHello("Hello again", temp);
+    try (RuntimeProcess runtime =
+        RuntimeProcess.launch(war)
+            .args("--development", "--watch")
+            .env("SAMPLE_ENV", "from-appengine-web-xml")
+            .start()) {
+      runtime.port(); // started
+      assertTrue(runtime.output().contains("watching 1 path(s)"), runtime.output());
+      // Rewritten in place, as `mvn package` does: the quiet period keeps a half-written war
+      // from being deployed.
+      assertRedeploysWithNoFailedRequest(runtime, () -> rewriteWar(war, HELLO_CLASS, newClass));
+    }
+  }
+
+  /** The war with one entry's content replaced, written over the same file, slowly. */
+  private static void rewriteWar(Path war, String entry, byte[] content) throws IOException {
+    Map<String, byte[]> entries = new java.util.LinkedHashMap<>();
+    try (ZipFile zip = new ZipFile(war.toFile())) {
+      for (ZipEntry e : java.util.Collections.list(zip.entries())) {
+        try (var in = zip.getInputStream(e)) {
+          entries.put(e.getName(), in.readAllBytes());
+        }
+      }
+    }
+    assertTrue(entries.containsKey(entry), entry);
+    entries.put(entry, content);
+    try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(war))) {
+      int written = 0;
+      for (var e : entries.entrySet()) {
+        out.putNextEntry(new ZipEntry(e.getKey()));
+        out.write(e.getValue());
+        out.closeEntry();
+        if (++written % 20 == 0) {
+          out.flush();
+          sleep(20); // a packaging step takes a while
+        }
+      }
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  interface Change {
+    void apply() throws Exception;
+  }
+
+  /**
+   * Applies {@code change} while a client polls {@code /hello}; the new code answers, the reload is
+   * logged, the process is the same, and every request answered 200.
+   */
+  private static void assertRedeploysWithNoFailedRequest(RuntimeProcess runtime, Change change)
+      throws Exception {
+    assertEquals("Hello from EE10", Http.get(runtime.uri("/hello")).body());
+    long pid = runtime.pid();
+    Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
+    AtomicBoolean polling = new AtomicBoolean(true);
+    Thread client =
+        new Thread(
+            () -> {
+              while (polling.get()) {
+                try {
+                  statuses.merge(Http.get(runtime.uri("/hello")).statusCode(), 1, Integer::sum);
+                } catch (Exception e) {
+                  statuses.merge(-1, 1, Integer::sum); // refused, reset or timed out
+                }
+              }
+            });
+    client.start();
+    change.apply();
+    String body = "";
+    for (int i = 0; i < 600 && !body.equals("Hello again"); i++) {
+      Thread.sleep(100);
+      body = Http.get(runtime.uri("/hello")).body();
+    }
+    runtime.awaitOutput(Pattern.compile("Reloaded \\S+ in \\d+ ms after \\d+ changed file"));
+    Thread.sleep(300);
+    polling.set(false);
+    client.join();
+
+    assertEquals("Hello again", body, runtime.output());
+    assertEquals(Map.of(200, statuses.get(200)), statuses, "every request answered 200");
+    assertEquals(pid, runtime.pid());
   }
 
   @Test

@@ -2,11 +2,17 @@ package dev.aerun.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -103,6 +109,60 @@ class SharedSessionsTest {
     assertEquals("visits=4 EE10", visit(b, session), "the session outlives A");
   }
 
+  /**
+   * A request that ends after its response was sent (here a second later) must not write its older
+   * session back over what another instance wrote meanwhile. Its next request goes on the same
+   * connection, so the instance reads it only once the late request has ended.
+   */
+  @Test
+  void aRequestEndingLate_neverWritesItsOlderSessionBack() throws Exception {
+    Path war = RuntimeProcess.app("sample-sessions-ee10.war");
+    RuntimeProcess a = start(war);
+    RuntimeProcess b = start(war);
+    RawResponse first = RawResponse.get(a.port(), "/counter");
+    String session = cookie(first);
+    assertNotNull(session, first.headers().toString());
+
+    try (Socket toB = new Socket("127.0.0.1", b.port())) {
+      toB.setSoTimeout(120_000);
+      assertEquals("visits=2 EE10", keepAliveGet(toB, "/counter/linger", session));
+      assertEquals("visits=3 EE10", visit(a, session), "A reads what B wrote before answering");
+      assertEquals(
+          "visits=4 EE10",
+          keepAliveGet(toB, "/counter", session),
+          "B, after its late request ended, reads what A wrote");
+    }
+    List.of(a, b).forEach(RuntimeProcess::close);
+  }
+
+  /** GET on a kept-alive connection; returns the body (read by its Content-Length), trimmed. */
+  private static String keepAliveGet(Socket socket, String target, String cookie)
+      throws IOException {
+    OutputStream out = socket.getOutputStream();
+    out.write(
+        ("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: " + cookie + "\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+    out.flush();
+    InputStream in = socket.getInputStream();
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int c = in.read();
+      if (c < 0) {
+        throw new IOException("connection closed after: " + head);
+      }
+      head.append((char) c);
+    }
+    assertTrue(head.toString().startsWith("HTTP/1.1 200"), head.toString());
+    int length = -1;
+    for (String line : head.toString().split("\r\n")) {
+      if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+        length = Integer.parseInt(line.substring(line.indexOf(':') + 1).trim());
+      }
+    }
+    assertTrue(length >= 0, "a Content-Length: " + head);
+    return new String(in.readNBytes(length), StandardCharsets.UTF_8).trim();
+  }
+
   @Test
   void writeBehind_reachesTheOtherInstance() throws Exception {
     Path war =
@@ -117,18 +177,19 @@ class SharedSessionsTest {
     RawResponse first = RawResponse.get(a.port(), "/counter");
     assertEquals("visits=1 EE10", first.body().trim(), first.body());
     String session = cookie(first);
-    // Written after the response, in the background: B sees it once the write is done.
+    // Written after the response, in the background: B sees it once the writes are done (the new
+    // session's, then the request's: B may see the first alone for a moment).
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     String seen = "";
     while (System.nanoTime() < deadline) {
       RawResponse peek = RawResponse.get(b.port(), "/counter/peek", "Cookie: " + session);
       seen = peek.body().trim();
-      if (seen.equals("session=present")) {
+      if (seen.equals("session=present visits=1")) {
         break;
       }
       Thread.sleep(200);
     }
-    assertEquals("session=present", seen);
+    assertEquals("session=present visits=1", seen);
     assertEquals("visits=2 EE10", visit(b, session));
     List.of(a, b).forEach(RuntimeProcess::close);
   }

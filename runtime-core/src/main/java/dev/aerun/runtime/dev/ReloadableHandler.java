@@ -61,6 +61,20 @@ public final class ReloadableHandler extends Handler.Wrapper {
     this.current = initial;
   }
 
+  /**
+   * The server attribute that turns off Jetty's cache of what the container jars hold (TLDs,
+   * fragments, {@code META-INF/resources}).
+   */
+  static final String CONTAINER_SCAN_CACHE = "org.eclipse.jetty.metainf.useCache";
+
+  @Override
+  protected void doStart() throws Exception {
+    // That cache lives in the server and is keyed by the jar resources each webapp mounts afresh:
+    // every reload would add entries (and keep a mounted jar) that no later webapp ever finds.
+    getServer().setAttribute(CONTAINER_SCAN_CACHE, Boolean.FALSE);
+    super.doStart();
+  }
+
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     synchronized (lock) {

@@ -24,6 +24,12 @@ public record JdbcSessionStore(String url, boolean writeBehind) implements Sessi
   /** The PostgreSQL driver, on the runtime's class path. */
   static final String POSTGRESQL_DRIVER = "org.postgresql.Driver";
 
+  /**
+   * How long a session whose attributes did not change may go without being written (Jetty's save
+   * period), keeping only its expiry current in the database.
+   */
+  static final int SAVE_PERIOD_SECONDS = 60;
+
   public JdbcSessionStore {
     Objects.requireNonNull(url, "url");
     if (!url.startsWith("jdbc:postgresql:")) {
@@ -39,6 +45,11 @@ public record JdbcSessionStore(String url, boolean writeBehind) implements Sessi
     database.setDriverInfo(POSTGRESQL_DRIVER, url);
     JDBCSessionDataStoreFactory jdbc = new JDBCSessionDataStoreFactory();
     jdbc.setDatabaseAdaptor(database);
+    // A session is written when a response commits and again when its last request ends. With no
+    // save period the second write always happens and carries this instance's copy: a request that
+    // ends late (its client already served) would write back an older session over what another
+    // instance wrote meanwhile. With one, only a session changed since the first write is written.
+    jdbc.setSavePeriodSec(SAVE_PERIOD_SECONDS);
     SessionDataStore store = jdbc.getSessionDataStore(manager);
     return writeBehind ? new WriteBehindSessionDataStore(store) : store;
   }

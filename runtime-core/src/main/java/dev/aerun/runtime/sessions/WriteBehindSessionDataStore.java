@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.session.AbstractSessionDataStore;
 import org.eclipse.jetty.session.SessionContext;
 import org.eclipse.jetty.session.SessionData;
 import org.eclipse.jetty.session.SessionDataStore;
@@ -69,7 +70,24 @@ final class WriteBehindSessionDataStore extends ContainerLifeCycle implements Se
 
   @Override
   public void store(String id, SessionData data) throws Exception {
+    // The rule the wrapped store applies to a direct write (a session unchanged since it was last
+    // written waits for the save period): without it, a request that only read the session would
+    // queue its copy, which may be older than another instance's newer one by the time it is
+    // written.
+    long savePeriodMs =
+        delegate instanceof AbstractSessionDataStore store
+            ? TimeUnit.SECONDS.toMillis(Math.max(0, store.getSavePeriodSec()))
+            : 0;
+    boolean due =
+        data.isDirty()
+            || data.getLastSaved() <= 0
+            || (data.isMetaDataDirty()
+                && System.currentTimeMillis() - data.getLastSaved() >= savePeriodMs);
+    if (!due) {
+      return;
+    }
     SessionData snapshot = snapshot(data);
+    data.clean();
     // The wrapped store inserts a session never saved and updates one saved before: the next
     // snapshot must update, though this one may still be queued.
     data.setLastSaved(System.currentTimeMillis());

@@ -6,10 +6,13 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
- * {@code /counter} counts this session's visits; {@code /counter/peek} reports the session without
- * creating one; {@code /counter/try} reports what a write to the session does.
+ * {@code /counter} counts this session's visits; {@code /counter/peek} reports the session (and its
+ * visits) without creating one; {@code /counter/try} reports what a write to the session does;
+ * {@code /counter/linger} counts like {@code /counter}, sends the whole answer, and only then
+ * returns, a second later (a request that ends late, as on a loaded instance).
  */
 @WebServlet("/counter/*")
 public class CounterServlet extends HttpServlet {
@@ -21,7 +24,12 @@ public class CounterServlet extends HttpServlet {
     switch (action) {
       case "/peek" -> {
         HttpSession existing = request.getSession(false);
-        response.getWriter().println("session=" + (existing == null ? "none" : "present"));
+        response
+            .getWriter()
+            .println(
+                existing == null
+                    ? "session=none"
+                    : "session=present visits=" + existing.getAttribute("visits"));
       }
       case "/try" -> {
         HttpSession session = request.getSession();
@@ -30,6 +38,21 @@ public class CounterServlet extends HttpServlet {
           response.getWriter().println("write=ok");
         } catch (IllegalStateException e) {
           response.getWriter().println("write=" + e.getMessage());
+        }
+      }
+      case "/linger" -> {
+        HttpSession session = request.getSession();
+        Integer visits = (Integer) session.getAttribute("visits");
+        visits = visits == null ? 1 : visits + 1;
+        session.setAttribute("visits", visits);
+        byte[] body = ("visits=" + visits + " EE10\n").getBytes(StandardCharsets.UTF_8);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+        response.flushBuffer(); // the client has it all
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
         }
       }
       default -> {

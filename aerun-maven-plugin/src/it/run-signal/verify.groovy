@@ -1,0 +1,46 @@
+// SIGINT or SIGTERM to the Maven process alone (not its process group, not the fork) drains and
+// stops the forked runtime before Maven exits.
+import java.util.concurrent.TimeUnit
+
+def settings = new File(basedir, '../interpolated-settings.xml').canonicalFile
+assert settings.isFile() : settings
+def mvn = new File(System.getProperty('maven.home'), 'bin/mvn')
+assert mvn.canExecute() : mvn
+
+for (signal in ['INT', 'TERM']) {
+  def log = new File(basedir, "signal-${signal}.log")
+  def maven = new ProcessBuilder(mvn.path, '-B', '-o', '-s', settings.path,
+      "-Dmaven.repo.local=${localRepositoryPath}", 'aerun:run', '-Daerun.port=0')
+      .directory(basedir).redirectErrorStream(true).redirectOutput(log).start()
+  try {
+    def started = null
+    def deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5)
+    while (started == null) {
+      def m = log.text =~ /Serving webapp in .* at http:\/\/127\.0\.0\.1:(\d+)\//
+      if (m.find()) {
+        started = m.group(1) as int
+      } else {
+        assert maven.alive && System.nanoTime() < deadline : log.text
+        Thread.sleep(200)
+      }
+    }
+    assert new URL("http://127.0.0.1:${started}/hello").text.startsWith('Hello EE10')
+    // The mvn script execs the JVM: its pid is Maven's. The fork is Maven's one java child.
+    def forks = maven.toHandle().descendants()
+        .filter { h -> h.info().command().map { it.endsWith('/java') }.orElse(false) }
+        .toList()
+    assert forks.size() == 1 : forks
+    def fork = forks[0]
+
+    def kill = new ProcessBuilder('kill', "-${signal}", String.valueOf(maven.pid())).start()
+    assert kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0
+    assert maven.waitFor(3, TimeUnit.MINUTES) : "Maven still running after SIG${signal}:\n" + log.text
+    assert fork.onExit().get(1, TimeUnit.MINUTES) != null
+    assert !fork.alive
+    assert log.text.contains('drained') : "SIG${signal}: the fork drained:\n" + log.text
+  } finally {
+    maven.toHandle().descendants().forEach { it.destroyForcibly() }
+    maven.destroyForcibly()
+  }
+}
+return true
