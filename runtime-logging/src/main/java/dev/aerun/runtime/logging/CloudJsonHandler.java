@@ -33,68 +33,10 @@ import java.util.logging.LogRecord;
 public final class CloudJsonHandler extends StdoutHandler {
   private static final String HTTP_REQUEST_FIELD = "\"httpRequest\":{";
 
-  /** Each thread's buffers for request-log lines, reused from one request to the next. */
-  private static final ThreadLocal<LineBuffer> LINE = ThreadLocal.withInitial(LineBuffer::new);
-
-  /** A line longer than this (a huge URL) does not keep its buffers for the next one. */
-  private static final int MAX_KEPT_LINE = 16 * 1024;
-
-  private static final String LINE_SEPARATOR = System.lineSeparator();
-
-  /** A line's characters, and the same line in UTF-8. */
-  private static final class LineBuffer {
-    final StringBuilder chars = new StringBuilder(512);
-    byte[] bytes = new byte[1024];
-
-    /** {@link #chars} in UTF-8 into {@link #bytes}; returns the length. */
-    int encode() {
-      int length = chars.length();
-      if (bytes.length < length * 3) {
-        bytes = new byte[length * 3];
-      }
-      int n = 0;
-      for (int i = 0; i < length; i++) {
-        char c = chars.charAt(i);
-        if (c < 0x80) {
-          bytes[n++] = (byte) c;
-        } else if (c < 0x800) {
-          bytes[n++] = (byte) (0xC0 | c >> 6);
-          bytes[n++] = (byte) (0x80 | c & 0x3F);
-        } else if (Character.isHighSurrogate(c)
-            && i + 1 < length
-            && Character.isLowSurrogate(chars.charAt(i + 1))) {
-          int cp = Character.toCodePoint(c, chars.charAt(++i));
-          bytes[n++] = (byte) (0xF0 | cp >> 18);
-          bytes[n++] = (byte) (0x80 | cp >> 12 & 0x3F);
-          bytes[n++] = (byte) (0x80 | cp >> 6 & 0x3F);
-          bytes[n++] = (byte) (0x80 | cp & 0x3F);
-        } else if (Character.isSurrogate(c)) {
-          bytes[n++] = '?'; // a lone surrogate, as the JDK's encoder replaces it
-        } else {
-          bytes[n++] = (byte) (0xE0 | c >> 12);
-          bytes[n++] = (byte) (0x80 | c >> 6 & 0x3F);
-          bytes[n++] = (byte) (0x80 | c & 0x3F);
-        }
-      }
-      return n;
-    }
-  }
-
-  /**
-   * The request-log line, written as bytes from reused buffers: no {@code String}, no encoder (see
-   * {@link JsonLines}). One {@code write} of the whole line keeps it whole.
-   */
+  /** The request-log line, written without a {@code String} (see {@link JsonLines}). */
   @Override
-  void writeAccessLine(AccessRecord access) {
-    LineBuffer line = LINE.get();
-    line.chars.setLength(0);
-    JsonLines.appendAccess(line.chars, access, projectId);
-    line.chars.append(LINE_SEPARATOR);
-    int length = line.encode(); // may replace line.bytes with a larger array
-    out.write(line.bytes, 0, length);
-    if (line.chars.capacity() > MAX_KEPT_LINE) {
-      LINE.remove();
-    }
+  void appendAccessLine(StringBuilder line, AccessRecord access) {
+    JsonLines.appendAccess(line, access, projectId);
   }
 
   private final String projectId;

@@ -199,7 +199,7 @@ final class JsonLines {
   }
 
   /** {@code value} with leading zeros to {@code width} digits. */
-  private static void digits(StringBuilder out, int value, int width) {
+  static void digits(StringBuilder out, int value, int width) {
     int start = out.length();
     out.append(value);
     for (int i = out.length() - start; i < width; i++) {
