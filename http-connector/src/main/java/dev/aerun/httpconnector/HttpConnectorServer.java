@@ -77,7 +77,9 @@ public final class HttpConnectorServer {
     trace.setHandler(deadline);
     deadline.setHandler(sizeLimits);
     sizeLimits.setHandler(new TransferEncodingHandler(spec.app()));
-    server.setRequestLog(new AccessLog());
+    if (serving.requestLog()) {
+      server.setRequestLog(new AccessLog());
+    }
     return server;
   }
 

@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * Everything the launcher needs from its command line, its environment and the JVM's system
@@ -93,6 +94,7 @@ public final class LaunchOptions {
   private final Optional<RpcTransport> rpcListen;
   private final Optional<RpcTransport> rpcTarget;
   private final LogFormat logFormat;
+  private final Optional<Boolean> requestLog;
   private final Duration shutdownGrace;
   private final Optional<Integer> maxConcurrentRequests;
   private final Optional<Integer> maxQueuedRequests;
@@ -126,6 +128,7 @@ public final class LaunchOptions {
     this.platform = Collections.unmodifiableMap(new LinkedHashMap<>(b.platform));
     this.systemProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.systemProperties));
     this.logFormat = b.logFormat;
+    this.requestLog = Optional.ofNullable(b.requestLog);
     this.shutdownGrace = b.shutdownGrace;
     this.maxConcurrentRequests = Optional.ofNullable(b.maxConcurrentRequests);
     this.maxQueuedRequests = Optional.ofNullable(b.maxQueuedRequests);
@@ -237,6 +240,7 @@ public final class LaunchOptions {
           b.logFormat = parseLogFormat(value(rest, arg), arg);
           b.logFormatGiven = true;
         }
+        case "--request-log" -> b.requestLog = parseOnOff(value(rest, arg), arg);
         case "--shutdown-grace" -> b.shutdownGrace = parseDuration(value(rest, arg), arg);
         case "--max-concurrent-requests" ->
             b.maxConcurrentRequests = parseCount(value(rest, arg), arg, 1);
@@ -474,6 +478,17 @@ public final class LaunchOptions {
     }
   }
 
+  private static boolean parseOnOff(String value, String option) throws UsageException {
+    switch (value.toLowerCase(Locale.ROOT)) {
+      case "on":
+        return true;
+      case "off":
+        return false;
+      default:
+        throw new UsageException(option + " must be 'on' or 'off', not '" + value + "'");
+    }
+  }
+
   private static LogFormat parseLogFormat(String value, String source) throws UsageException {
     try {
       return LogFormat.parse(value);
@@ -604,6 +619,17 @@ public final class LaunchOptions {
   }
 
   /**
+   * Whether a line is logged per request: {@code --request-log on|off}, else on in development and
+   * when {@code terminal} says the process has one (a person reads it), else off: on the platforms
+   * the runtime targets the front end already logs every request.
+   *
+   * @param terminal whether stdout is a terminal (see {@link LogFormat#hasTerminal()})
+   */
+  public boolean requestLog(BooleanSupplier terminal) {
+    return requestLog.orElseGet(() -> development || terminal.getAsBoolean());
+  }
+
+  /**
    * Where an app with {@code <sessions-enabled>} keeps its sessions so that every instance shares
    * them: {@code --sessions-jdbc-url}, else {@code $AERUN_SESSIONS_JDBC_URL}, a {@code
    * jdbc:postgresql://} URL; empty: in this instance's memory.
@@ -721,6 +747,9 @@ public final class LaunchOptions {
             + " or $"
             + RuntimeLogs.FORMAT_VARIABLE
             + ")",
+        "  --request-log on|off    one log line per request (default: on with --development",
+        "                          or on a terminal, else off: the platform's front end",
+        "                          logs requests)",
         "  --shutdown-grace D      on SIGTERM/SIGINT, how long requests in flight may",
         "                          finish before they are ended (default 10s; e.g. 500ms,",
         "                          30s, 1m; also $" + SHUTDOWN_GRACE_VARIABLE + ")",
@@ -785,6 +814,7 @@ public final class LaunchOptions {
     final Map<String, String> platform = new LinkedHashMap<>();
     final Map<String, String> systemProperties = new LinkedHashMap<>();
     LogFormat logFormat = LogFormat.AUTO;
+    Boolean requestLog;
     Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
     Integer maxConcurrentRequests;
     Integer maxQueuedRequests;

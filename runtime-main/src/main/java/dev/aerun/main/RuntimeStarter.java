@@ -22,6 +22,7 @@ import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.lifecycle.Durations;
 import dev.aerun.runtime.lifecycle.WarmupHandler;
 import dev.aerun.runtime.load.Capacity;
+import dev.aerun.runtime.logging.LogFormat;
 import dev.aerun.runtime.security.DevLoginHandler;
 import dev.aerun.runtime.server.PortUnavailableException;
 import dev.aerun.runtime.server.PublicServerSpec;
@@ -279,7 +280,8 @@ final class RuntimeStarter {
         contract(effective, options),
         limits(effective, options),
         IDLE_TIMEOUT,
-        capacity);
+        capacity,
+        options.requestLog(LogFormat::hasTerminal));
   }
 
   /** Legacy RPC mode in this process: runtime and front end joined by {@code --rpc-transport}. */

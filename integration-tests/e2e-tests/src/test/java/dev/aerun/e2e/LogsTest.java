@@ -41,7 +41,7 @@ abstract class LogsTest {
     runtime =
         runtimes.start(
             RuntimeProcess.launch(RuntimeProcess.app(war))
-                .args("--trusted-proxies", "127.0.0.1")
+                .args("--trusted-proxies", "127.0.0.1", "--request-log", "on")
                 .env("GOOGLE_CLOUD_PROJECT", PROJECT));
     runtime.port();
   }
@@ -170,7 +170,9 @@ abstract class LogsTest {
   @Test
   void textFormatOnRequestIsOneReadableLinePerRecord() throws Exception {
     RuntimeProcess text =
-        runtimes.start(RuntimeProcess.launch(RuntimeProcess.app(war)).args("--log-format", "text"));
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app(war))
+                .args("--log-format", "text", "--request-log", "on"));
     Http.get(text.uri("/log?id=txt"), "X-Cloud-Trace-Context", TRACE_ID + "/7");
     String suffix = " [trace " + TRACE_ID + "/0000000000000007]";
     awaitLine(text, l -> l.contains(" aerun.request - GET /log?id=txt 200 10 B "));

@@ -78,7 +78,9 @@ public final class FrontServer {
     server.setHandler(drain);
     // One request-log line per request, written here where the client's status, size and latency
     // are known; the runtime side writes none.
-    server.setRequestLog(new AccessLog());
+    if (serving.requestLog()) {
+      server.setRequestLog(new AccessLog());
+    }
     this.connector =
         PublicServers.newConnector(
             server, serving.limits(), serving.host(), serving.port(), serving.idleTimeout());

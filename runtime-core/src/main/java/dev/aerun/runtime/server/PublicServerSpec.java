@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param limits body and header size limits
  * @param idleTimeout how long an idle connection stays open
  * @param capacity how many requests run at once and wait, and on which threads
+ * @param requestLog whether the server logs a line per request ({@code AccessLog}); when false no
+ *     request log is installed at all, so it costs nothing per request
  */
 public record PublicServerSpec(
     String host,
@@ -24,7 +26,8 @@ public record PublicServerSpec(
     ContractOptions contract,
     RequestLimits limits,
     Duration idleTimeout,
-    Capacity capacity) {
+    Capacity capacity,
+    boolean requestLog) {
   public PublicServerSpec {
     Objects.requireNonNull(contract, "contract");
     Objects.requireNonNull(limits, "limits");
@@ -35,9 +38,20 @@ public record PublicServerSpec(
     }
   }
 
+  /** With the request log on. */
+  public PublicServerSpec(
+      String host,
+      int port,
+      ContractOptions contract,
+      RequestLimits limits,
+      Duration idleTimeout,
+      Capacity capacity) {
+    this(host, port, contract, limits, idleTimeout, capacity, true);
+  }
+
   /**
    * The defaults: all interfaces, port 8080, trust nobody, the platform's limits, a 30 s idle
-   * timeout, the capacity for this JVM's heap ({@link Capacity#forThisJvm()}).
+   * timeout, the capacity for this JVM's heap ({@link Capacity#forThisJvm()}), the request log on.
    */
   public static PublicServerSpec defaults() {
     return new PublicServerSpec(
@@ -50,26 +64,30 @@ public record PublicServerSpec(
   }
 
   public PublicServerSpec withHost(String newHost) {
-    return new PublicServerSpec(newHost, port, contract, limits, idleTimeout, capacity);
+    return new PublicServerSpec(newHost, port, contract, limits, idleTimeout, capacity, requestLog);
   }
 
   public PublicServerSpec withPort(int newPort) {
-    return new PublicServerSpec(host, newPort, contract, limits, idleTimeout, capacity);
+    return new PublicServerSpec(host, newPort, contract, limits, idleTimeout, capacity, requestLog);
   }
 
   public PublicServerSpec withContract(ContractOptions newContract) {
-    return new PublicServerSpec(host, port, newContract, limits, idleTimeout, capacity);
+    return new PublicServerSpec(host, port, newContract, limits, idleTimeout, capacity, requestLog);
   }
 
   public PublicServerSpec withLimits(RequestLimits newLimits) {
-    return new PublicServerSpec(host, port, contract, newLimits, idleTimeout, capacity);
+    return new PublicServerSpec(host, port, contract, newLimits, idleTimeout, capacity, requestLog);
   }
 
   public PublicServerSpec withIdleTimeout(Duration newIdleTimeout) {
-    return new PublicServerSpec(host, port, contract, limits, newIdleTimeout, capacity);
+    return new PublicServerSpec(host, port, contract, limits, newIdleTimeout, capacity, requestLog);
   }
 
   public PublicServerSpec withCapacity(Capacity newCapacity) {
-    return new PublicServerSpec(host, port, contract, limits, idleTimeout, newCapacity);
+    return new PublicServerSpec(host, port, contract, limits, idleTimeout, newCapacity, requestLog);
+  }
+
+  public PublicServerSpec withRequestLog(boolean on) {
+    return new PublicServerSpec(host, port, contract, limits, idleTimeout, capacity, on);
   }
 }

@@ -7,7 +7,6 @@ import com.google.cloud.logging.Severity;
 import com.google.cloud.logging.SourceLocation;
 import dev.aerun.runtime.contract.TraceContext;
 import java.io.PrintStream;
-import java.util.logging.Level;
 import java.util.logging.LogRecord;
 
 /**
@@ -22,9 +21,11 @@ import java.util.logging.LogRecord;
  * target, its constructor asks the metadata server ({@code http://metadata.google.internal}, 5 s
  * time-outs) which Google Cloud resource it runs on and creates the Logging API client ({@code
  * LoggingOptions.getService()}, a gRPC channel, and without explicit options a credentials and
- * project lookup). And its stdout lines carry a source location for DEBUG records only. This
- * handler builds the library's {@link LogEntry} itself and asks it for the same line, so no network
- * call and no credentials lookup can happen, at start-up or per record.
+ * project lookup). And its stdout lines carry a source location for DEBUG records only. Nor the
+ * library's {@link LogEntry} per record: it builds a Gson for every entry (see {@link JsonLines}).
+ * So {@link JsonLines} writes the line, and tests hold it to what {@link #formatWithLibrary} (the
+ * library's {@code LogEntry}) gives for the same record: no network call and no credentials lookup
+ * can happen, and none of the library's classes load, at start-up or per record.
  *
  * <p>The library writes {@code httpRequest.latency} as a Java {@code Duration} ({@code PT0.5S});
  * Cloud Logging reads a protobuf duration ({@code "0.5s"}), so the latency is written in that form.
@@ -32,68 +33,10 @@ import java.util.logging.LogRecord;
 public final class CloudJsonHandler extends StdoutHandler {
   private static final String HTTP_REQUEST_FIELD = "\"httpRequest\":{";
 
-  /** Each thread's buffers for request-log lines, reused from one request to the next. */
-  private static final ThreadLocal<LineBuffer> LINE = ThreadLocal.withInitial(LineBuffer::new);
-
-  /** A line longer than this (a huge URL) does not keep its buffers for the next one. */
-  private static final int MAX_KEPT_LINE = 16 * 1024;
-
-  private static final String LINE_SEPARATOR = System.lineSeparator();
-
-  /** A line's characters, and the same line in UTF-8. */
-  private static final class LineBuffer {
-    final StringBuilder chars = new StringBuilder(512);
-    byte[] bytes = new byte[1024];
-
-    /** {@link #chars} in UTF-8 into {@link #bytes}; returns the length. */
-    int encode() {
-      int length = chars.length();
-      if (bytes.length < length * 3) {
-        bytes = new byte[length * 3];
-      }
-      int n = 0;
-      for (int i = 0; i < length; i++) {
-        char c = chars.charAt(i);
-        if (c < 0x80) {
-          bytes[n++] = (byte) c;
-        } else if (c < 0x800) {
-          bytes[n++] = (byte) (0xC0 | c >> 6);
-          bytes[n++] = (byte) (0x80 | c & 0x3F);
-        } else if (Character.isHighSurrogate(c)
-            && i + 1 < length
-            && Character.isLowSurrogate(chars.charAt(i + 1))) {
-          int cp = Character.toCodePoint(c, chars.charAt(++i));
-          bytes[n++] = (byte) (0xF0 | cp >> 18);
-          bytes[n++] = (byte) (0x80 | cp >> 12 & 0x3F);
-          bytes[n++] = (byte) (0x80 | cp >> 6 & 0x3F);
-          bytes[n++] = (byte) (0x80 | cp & 0x3F);
-        } else if (Character.isSurrogate(c)) {
-          bytes[n++] = '?'; // a lone surrogate, as the JDK's encoder replaces it
-        } else {
-          bytes[n++] = (byte) (0xE0 | c >> 12);
-          bytes[n++] = (byte) (0x80 | c >> 6 & 0x3F);
-          bytes[n++] = (byte) (0x80 | c & 0x3F);
-        }
-      }
-      return n;
-    }
-  }
-
-  /**
-   * The request-log line, written as bytes from reused buffers: no {@code String}, no encoder (see
-   * {@link AccessJson}). One {@code write} of the whole line keeps it whole.
-   */
+  /** The request-log line, written without a {@code String} (see {@link JsonLines}). */
   @Override
-  void writeAccessLine(AccessRecord access) {
-    LineBuffer line = LINE.get();
-    line.chars.setLength(0);
-    AccessJson.append(line.chars, access, projectId);
-    line.chars.append(LINE_SEPARATOR);
-    int length = line.encode(); // may replace line.bytes with a larger array
-    out.write(line.bytes, 0, length);
-    if (line.chars.capacity() > MAX_KEPT_LINE) {
-      LINE.remove();
-    }
+  void appendAccessLine(StringBuilder line, AccessRecord access) {
+    JsonLines.appendAccess(line, access, projectId);
   }
 
   private final String projectId;
@@ -109,20 +52,30 @@ public final class CloudJsonHandler extends StdoutHandler {
     this.projectId = projectId == null || projectId.isBlank() ? null : projectId;
   }
 
-  /** The JSON line for {@code record}; {@code threadTrace} is the publishing thread's trace. */
+  /**
+   * The JSON line for {@code record}, written without the library (see {@link JsonLines}); {@code
+   * threadTrace} is the publishing thread's trace.
+   */
   @Override
   String format(LogRecord record, TraceContext threadTrace) {
+    StringBuilder line = new StringBuilder(512);
     if (record instanceof AccessRecord access) {
-      StringBuilder line = new StringBuilder(512);
-      AccessJson.append(line, access, projectId);
-      return line.toString();
+      JsonLines.appendAccess(line, access, projectId);
+    } else {
+      JsonLines.appendRecord(
+          line,
+          record,
+          Records.sourceFrame(record).orElse(null),
+          threadTrace,
+          Records.messageWithStackTrace(record),
+          projectId);
     }
-    return formatWithLibrary(record, threadTrace);
+    return line.toString();
   }
 
   /**
-   * The line as the library writes it: for every record but {@link AccessRecord}s (see {@link
-   * AccessJson}), which tests compare with this.
+   * The line as the library writes it, which {@link #format} must equal to the character: only
+   * tests call it, so the library's classes are never loaded when the runtime logs.
    */
   String formatWithLibrary(LogRecord record, TraceContext threadTrace) {
     LogEntry.Builder entry;
@@ -146,7 +99,9 @@ public final class CloudJsonHandler extends StdoutHandler {
                           .build()));
       trace = threadTrace;
     }
-    entry.setSeverity(severity(record.getLevel())).setTimestamp(record.getInstant());
+    entry
+        .setSeverity(Severity.valueOf(JsonLines.severity(record.getLevel())))
+        .setTimestamp(record.getInstant());
     if (record.getLoggerName() != null) {
       entry.addLabel("logger", record.getLoggerName());
     }
@@ -198,20 +153,5 @@ public final class CloudJsonHandler extends StdoutHandler {
             latencyNanos % 1_000_000_000L,
             json.charAt(insert) == '}' ? "" : ",");
     return json.substring(0, insert) + latency + json.substring(insert);
-  }
-
-  /** java.util.logging levels to Cloud Logging severities, as the library's handler maps them. */
-  static Severity severity(Level level) {
-    int value = level.intValue();
-    if (value >= Level.SEVERE.intValue()) {
-      return Severity.ERROR;
-    }
-    if (value >= Level.WARNING.intValue()) {
-      return Severity.WARNING;
-    }
-    if (value >= Level.CONFIG.intValue()) {
-      return Severity.INFO;
-    }
-    return Severity.DEBUG;
   }
 }

@@ -48,9 +48,74 @@ abstract class StdoutHandler extends Handler {
   /** The line for {@code record}; {@code threadTrace} is the publishing thread's trace. */
   abstract String format(LogRecord record, TraceContext threadTrace);
 
-  /** Writes one request-log line to {@link #out}; on the writer thread (or a flushing one). */
+  /**
+   * Appends the line for {@code access}, without a line break: the same characters as {@link
+   * #format} gives for it, written into a reused buffer.
+   */
+  abstract void appendAccessLine(StringBuilder line, AccessRecord access);
+
+  /** Each writing thread's buffers for request-log lines, reused from one line to the next. */
+  private static final ThreadLocal<LineBuffer> LINE = ThreadLocal.withInitial(LineBuffer::new);
+
+  /** A line longer than this (a huge URL) does not keep its buffers for the next one. */
+  private static final int MAX_KEPT_LINE = 16 * 1024;
+
+  private static final String LINE_SEPARATOR = System.lineSeparator();
+
+  /**
+   * Writes one request-log line to {@link #out}, on the writer thread (or a flushing one): made in
+   * reused buffers and written as UTF-8 bytes, no {@code String} and no encoder per line. One
+   * {@code write} of the whole line keeps it whole.
+   */
   void writeAccessLine(AccessRecord access) {
-    out.println(format(access, null));
+    LineBuffer line = LINE.get();
+    line.chars.setLength(0);
+    appendAccessLine(line.chars, access);
+    line.chars.append(LINE_SEPARATOR);
+    int length = line.encode(); // may replace line.bytes with a larger array
+    out.write(line.bytes, 0, length);
+    if (line.chars.capacity() > MAX_KEPT_LINE) {
+      LINE.remove();
+    }
+  }
+
+  /** A line's characters, and the same line in UTF-8. */
+  private static final class LineBuffer {
+    final StringBuilder chars = new StringBuilder(512);
+    byte[] bytes = new byte[1024];
+
+    /** {@link #chars} in UTF-8 into {@link #bytes}; returns the length. */
+    int encode() {
+      int length = chars.length();
+      if (bytes.length < length * 3) {
+        bytes = new byte[length * 3];
+      }
+      int n = 0;
+      for (int i = 0; i < length; i++) {
+        char c = chars.charAt(i);
+        if (c < 0x80) {
+          bytes[n++] = (byte) c;
+        } else if (c < 0x800) {
+          bytes[n++] = (byte) (0xC0 | c >> 6);
+          bytes[n++] = (byte) (0x80 | c & 0x3F);
+        } else if (Character.isHighSurrogate(c)
+            && i + 1 < length
+            && Character.isLowSurrogate(chars.charAt(i + 1))) {
+          int cp = Character.toCodePoint(c, chars.charAt(++i));
+          bytes[n++] = (byte) (0xF0 | cp >> 18);
+          bytes[n++] = (byte) (0x80 | cp >> 12 & 0x3F);
+          bytes[n++] = (byte) (0x80 | cp >> 6 & 0x3F);
+          bytes[n++] = (byte) (0x80 | cp & 0x3F);
+        } else if (Character.isSurrogate(c)) {
+          bytes[n++] = '?'; // a lone surrogate, as the JDK's encoder replaces it
+        } else {
+          bytes[n++] = (byte) (0xE0 | c >> 12);
+          bytes[n++] = (byte) (0x80 | c >> 6 & 0x3F);
+          bytes[n++] = (byte) (0x80 | c & 0x3F);
+        }
+      }
+      return n;
+    }
   }
 
   @Override

@@ -166,7 +166,7 @@ class CloudJsonHandlerTest {
   }
 
   /**
-   * The request-log line is written without the library (see {@link AccessJson}); it must be the
+   * The request-log line is written without the library (see {@link JsonLines}); it must be the
    * library's line to the character, whatever the values.
    */
   @Test
@@ -198,6 +198,60 @@ class CloudJsonHandlerTest {
     for (AccessRecord record : new AccessRecord[] {atWholeSecond, atMillis}) {
       assertEquals(handler.formatWithLibrary(record, null), handler.format(record, null));
     }
+  }
+
+  /**
+   * Every other line is written without the library too (see {@link JsonLines}), so that none of
+   * its classes load: it must be the library's line to the character, whatever the record.
+   */
+  @Test
+  void recordLine_isExactlyTheLibrarysLine_forEveryKindOfRecord() {
+    String tricky = "q=<a&b>'\"\\\n\r\t\b\f\u0001\u001f\u007f\u2028\u2029é€😀";
+    TraceContext sampled = new TraceContext(TRACE_ID, SPAN_ID, true);
+    TraceContext unsampled = new TraceContext(TRACE_ID, null, false);
+    java.util.List<java.util.logging.LogRecord> records = new java.util.ArrayList<>();
+    for (Level level :
+        new Level[] {
+          Level.SEVERE, Level.WARNING, Level.INFO, Level.CONFIG, Level.FINE, Level.ALL
+        }) {
+      records.add(new java.util.logging.LogRecord(level, "plain " + level));
+    }
+    java.util.logging.LogRecord named = new java.util.logging.LogRecord(Level.INFO, tricky);
+    named.setLoggerName("a.b" + tricky);
+    records.add(named);
+    java.util.logging.LogRecord withParameters =
+        new java.util.logging.LogRecord(Level.INFO, "{0} and {1}");
+    withParameters.setParameters(new Object[] {"one", 2});
+    withParameters.setLoggerName("params");
+    records.add(withParameters);
+    java.util.logging.LogRecord withException = new java.util.logging.LogRecord(Level.WARNING, "");
+    withException.setThrown(new IllegalStateException("boom " + tricky));
+    records.add(withException);
+    java.util.logging.LogRecord nullMessage = new java.util.logging.LogRecord(Level.INFO, null);
+    records.add(nullMessage);
+    // Logged here: the library's line and ours both name this frame as the source.
+    java.util.logging.LogRecord withSource = new java.util.logging.LogRecord(Level.INFO, "src");
+    withSource.setLoggerName("test.json");
+    withSource.setSourceClassName(CloudJsonHandlerTest.class.getName());
+    withSource.setSourceMethodName("recordLine_isExactlyTheLibrarysLine_forEveryKindOfRecord");
+    records.add(withSource);
+    java.util.logging.LogRecord atWholeSecond = new java.util.logging.LogRecord(Level.INFO, "t");
+    atWholeSecond.setInstant(Instant.parse("2026-11-23T10:00:00Z"));
+    records.add(atWholeSecond);
+
+    CloudJsonHandler withoutProject = new CloudJsonHandler(lines.out, null);
+    int compared = 0;
+    for (java.util.logging.LogRecord record : records) {
+      for (TraceContext trace : new TraceContext[] {null, sampled, unsampled}) {
+        for (CloudJsonHandler h : new CloudJsonHandler[] {handler, withoutProject}) {
+          assertEquals(h.formatWithLibrary(record, trace), h.format(record, trace));
+          compared++;
+        }
+      }
+    }
+    assertTrue(
+        handler.format(withSource, null).contains("\"logging.googleapis.com/sourceLocation\""));
+    assertEquals(records.size() * 6, compared);
   }
 
   @Test

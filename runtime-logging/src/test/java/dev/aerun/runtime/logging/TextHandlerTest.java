@@ -47,6 +47,47 @@ class TextHandlerTest {
     assertTrue(parts[2].startsWith("\tat "), text);
   }
 
+  /**
+   * A published request-log line is written from reused buffers, not through {@link
+   * TextHandler#format}; it must be the same line, whatever the zone, time and values.
+   */
+  @Test
+  void publishedAccessLine_isTheFormattedLine() throws Exception {
+    TraceContext trace = new TraceContext(TRACE_ID, "00f067aa0ba902b7", true);
+    String[] instants = {
+      "2026-11-22T07:53:41.123456789Z",
+      "2026-03-29T01:00:00Z",
+      "2026-10-25T00:59:59.999Z",
+      "1999-12-31T23:59:59.5Z",
+      "0001-01-01T00:00:00Z",
+      "+10000-01-01T00:00:00Z",
+    };
+    for (String zone : new String[] {"UTC", "Europe/Paris", "America/St_Johns", "Asia/Kolkata"}) {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      TextHandler text =
+          new TextHandler(
+              new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8),
+              java.time.ZoneId.of(zone));
+      StringBuilder expected = new StringBuilder();
+      for (String instant : instants) {
+        for (AccessRecord access :
+            new AccessRecord[] {
+              new AccessRecord("GET", "/", 200, 0, 0, null, null, null, null),
+              new AccessRecord(
+                  "POST", "/é€😀?q=1", 503, 12, 98_765_432, "::1", "agent é\"", "r", trace),
+              new AccessRecord("GET", "/x", 404, 1, 2, "10.0.0.1", "a\nb", null, trace),
+            }) {
+          access.setInstant(Instant.parse(instant));
+          text.publish(access);
+          expected.append(text.format(access, null)).append(System.lineSeparator());
+        }
+      }
+      text.flush();
+      assertEquals(
+          expected.toString(), bytes.toString(java.nio.charset.StandardCharsets.UTF_8), zone);
+    }
+  }
+
   @Test
   void accessRecordIsACompactLineWithItsOwnTrace() {
     AccessRecord access =

@@ -43,9 +43,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * The time per operation includes {@link LocalConnector}'s hand-over to a pool thread and its wait
  * for the response, so it is only good for comparing the two chains with each other.
  *
- * <p>{@code requestLog=json} logs each request as the runtime does off a terminal (Cloud Logging
- * JSON, here written to nowhere); {@code off} turns the {@value AccessLog#LOGGER_NAME} logger off,
- * to tell the log line's cost from the handlers'.
+ * <p>{@code requestLog=json} logs each request as the runtime does off a terminal with {@code
+ * --request-log on} (Cloud Logging JSON, here written to nowhere); {@code off} is the runtime's
+ * default off a terminal: no request log installed. The difference is the log line's cost.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -99,7 +99,11 @@ public class HandlerChainBench {
       runtime =
           new HttpConnectorServer(
               HttpConnectorServer.Spec.defaults(new Hello())
-                  .withServer(s -> s.withHost("127.0.0.1").withPort(0)));
+                  .withServer(
+                      s ->
+                          s.withHost("127.0.0.1")
+                              .withPort(0)
+                              .withRequestLog(requestLog.equals("json"))));
       runtime.start();
       server = runtime.server();
     }

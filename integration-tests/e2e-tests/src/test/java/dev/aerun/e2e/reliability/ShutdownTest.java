@@ -72,7 +72,15 @@ class ShutdownTest {
         runtimes.start(
             RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
                 .env("SAMPLE_ENV", "from-appengine-web-xml")
-                .args("--mode", mode, "--log-format", "text", "--shutdown-grace", "1s"));
+                .args(
+                    "--mode",
+                    mode,
+                    "--log-format",
+                    "text",
+                    "--request-log",
+                    "on",
+                    "--shutdown-grace",
+                    "1s"));
     CompletableFuture<HttpResponse<String>> slow = sleep(runtime, 30_000);
     Http.awaitSleeping(runtime, 1);
 

@@ -4,38 +4,37 @@ import dev.aerun.runtime.contract.TraceContext;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 
 /**
- * The request-log line, character for character the line Google's Cloud Logging library prints for
- * the same entry ({@code LogEntry.toStructuredJsonString()}, with the latency {@link
- * CloudJsonHandler} adds), written straight into a buffer.
+ * Cloud Logging's structured-JSON lines, character for character the lines Google's Cloud Logging
+ * library prints for the same entries ({@code LogEntry.toStructuredJsonString()}, with the latency
+ * {@link CloudJsonHandler} adds to a request-log line), written straight into a buffer.
  *
- * <p>Why not the library itself for this one line: it is written for every request, and the library
- * builds a new Gson (type adapters, reflection over {@code HttpRequest}) for every entry: about 30
- * KiB of garbage and half the CPU a small request costs. {@code CloudJsonHandlerTest} holds this
- * writer to the library's output for every kind of value; the app's own lines still go through the
- * library.
+ * <p>Why not the library itself: it builds a new Gson (type adapters, reflection over its model)
+ * for every entry: for the request log, about 30 KiB of garbage and half the CPU a small request
+ * costs; at start-up, about 220 classes (Gson, Guava, protobuf, the library's model, date formats)
+ * loaded before the first request is served. {@code CloudJsonHandlerTest} holds this writer to the
+ * library's output for every kind of value.
  *
  * <p>Strings are escaped as Gson escapes them by default: {@code "} and {@code \} with a backslash;
  * {@code \n \r \t \b \f} short; other control characters, {@code < > & = '} and U+2028, U+2029 as
  * {@code \}{@code uXXXX}.
  */
-final class AccessJson {
+final class JsonLines {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-  private AccessJson() {}
+  private JsonLines() {}
 
   /**
-   * Appends the line for {@code record} (without a line break).
+   * Appends the request-log line for {@code record} (without a line break).
    *
    * @param projectId the project trace names are qualified with, or null
    */
-  static void append(StringBuilder out, AccessRecord record, String projectId) {
-    out.append("{\"severity\":\"")
-        .append(CloudJsonHandler.severity(record.getLevel()).name())
-        .append("\",\"time\":\"");
-    instant(out, record.getInstant());
-    out.append("\",\"httpRequest\":{\"latency\":\"");
+  static void appendAccess(StringBuilder out, AccessRecord record, String projectId) {
+    head(out, record.getLevel(), record.getInstant());
+    out.append(",\"httpRequest\":{\"latency\":\"");
     long latency = record.latencyNanos();
     out.append(latency / 1_000_000_000L).append('.');
     String nanos = Long.toString(latency % 1_000_000_000L);
@@ -61,11 +60,64 @@ final class AccessJson {
       string(out, record.referer());
     }
     out.append(
-        ",\"cacheLookup\":false,\"cacheHit\":false,\"cacheValidatedWithOriginServer\":false},"
-            + "\"logging.googleapis.com/labels\":{\"logger\":");
-    string(out, record.getLoggerName());
+        ",\"cacheLookup\":false,\"cacheHit\":false,\"cacheValidatedWithOriginServer\":false}");
+    StringBuilder message = MESSAGE.get();
+    message.setLength(0);
+    record.appendCompactLine(message);
+    tail(out, record.getLoggerName(), null, record.trace(), message, projectId);
+  }
+
+  /**
+   * Appends the line of any other record (without a line break).
+   *
+   * @param source where it was logged, or null
+   * @param trace the trace of the request it was logged for, or null
+   * @param message its message, with the stack trace of its exception
+   * @param projectId the project trace names are qualified with, or null
+   */
+  static void appendRecord(
+      StringBuilder out,
+      LogRecord record,
+      StackWalker.StackFrame source,
+      TraceContext trace,
+      String message,
+      String projectId) {
+    head(out, record.getLevel(), record.getInstant());
+    tail(out, record.getLoggerName(), source, trace, message, projectId);
+  }
+
+  private static void head(StringBuilder out, Level level, Instant time) {
+    out.append("{\"severity\":\"").append(severity(level)).append("\",\"time\":\"");
+    instant(out, time);
+    out.append('"');
+  }
+
+  private static void tail(
+      StringBuilder out,
+      String loggerName,
+      StackWalker.StackFrame source,
+      TraceContext trace,
+      CharSequence message,
+      String projectId) {
+    out.append(",\"logging.googleapis.com/labels\":{");
+    if (loggerName != null) {
+      out.append("\"logger\":");
+      string(out, loggerName);
+    }
     out.append('}');
-    TraceContext trace = record.trace();
+    if (source != null) {
+      out.append(",\"logging.googleapis.com/sourceLocation\":{");
+      if (source.getFileName() != null) {
+        out.append("\"file\":");
+        string(out, source.getFileName());
+        out.append(',');
+      }
+      out.append("\"line\":\"").append(source.getLineNumber()).append("\",\"function\":\"");
+      escaped(out, source.getClassName());
+      out.append('.');
+      escaped(out, source.getMethodName());
+      out.append("\"}");
+    }
     if (trace != null) {
       if (trace.spanId() != null) {
         out.append(",\"logging.googleapis.com/spanId\":");
@@ -83,11 +135,26 @@ final class AccessJson {
     out.append(",\"logging.googleapis.com/trace_sampled\":")
         .append(trace != null && trace.sampled())
         .append(",\"message\":\"");
-    StringBuilder message = MESSAGE.get();
-    message.setLength(0);
-    record.appendCompactLine(message);
     escaped(out, message);
     out.append("\"}");
+  }
+
+  /**
+   * The Cloud Logging severity of a {@code java.util.logging} level, as the library's own handler
+   * maps them.
+   */
+  static String severity(Level level) {
+    int value = level.intValue();
+    if (value >= Level.SEVERE.intValue()) {
+      return "ERROR";
+    }
+    if (value >= Level.WARNING.intValue()) {
+      return "WARNING";
+    }
+    if (value >= Level.CONFIG.intValue()) {
+      return "INFO";
+    }
+    return "DEBUG";
   }
 
   /** Each thread's buffer for the message, escaped into the line from there. */
@@ -132,7 +199,7 @@ final class AccessJson {
   }
 
   /** {@code value} with leading zeros to {@code width} digits. */
-  private static void digits(StringBuilder out, int value, int width) {
+  static void digits(StringBuilder out, int value, int width) {
     int start = out.length();
     out.append(value);
     for (int i = out.length() - start; i < width; i++) {
