@@ -2,6 +2,7 @@ package dev.aerun.main;
 
 import dev.aerun.appengine.descriptor.AppEngineWebXml;
 import dev.aerun.appengine.descriptor.AppEngineWebXmlParser;
+import dev.aerun.appengine.descriptor.AutomaticScaling;
 import dev.aerun.appengine.descriptor.DescriptorException;
 import dev.aerun.appengine.descriptor.RuntimeSelection;
 import dev.aerun.appengine.descriptor.SelectionException;
@@ -583,9 +584,9 @@ final class RuntimeStarter {
   private static Optional<Integer> descriptorConcurrency(AppEngineWebXml descriptor) {
     return descriptor
         .scaling()
-        .filter(AppEngineWebXml.AutomaticScaling.class::isInstance)
-        .map(AppEngineWebXml.AutomaticScaling.class::cast)
-        .flatMap(AppEngineWebXml.AutomaticScaling::maxConcurrentRequests);
+        .filter(AutomaticScaling.class::isInstance)
+        .map(AutomaticScaling.class::cast)
+        .flatMap(AutomaticScaling::maxConcurrentRequests);
   }
 
   /**

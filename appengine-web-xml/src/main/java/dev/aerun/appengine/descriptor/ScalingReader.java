@@ -1,9 +1,5 @@
 package dev.aerun.appengine.descriptor;
 
-import dev.aerun.appengine.descriptor.AppEngineWebXml.AutomaticScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.BasicScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.ManualScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.Scaling;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
