@@ -2,11 +2,13 @@ package dev.aerun.runtime.webapp.ee10;
 
 import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.runtime.errors.NoDetailsErrorHandler;
+import dev.aerun.runtime.webapp.AppInitializers;
 import dev.aerun.runtime.webapp.EeWebapp;
 import dev.aerun.runtime.webapp.WebappDefaults;
 import dev.aerun.runtime.webapp.WebappHost;
 import dev.aerun.runtime.webapp.WebappSpec;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.ServletContainerInitializer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -112,6 +114,8 @@ public final class Ee10WebappHost implements WebappHost {
 
     @Override
     protected void startWebapp() throws Exception {
+      // Before any initializer runs: Jetty skips one that fails to load and goes on without it.
+      AppInitializers.check(getClassLoader(), ServletContainerInitializer.class.getName());
       if (!jsp) {
         ServletHandler servlets = getServletHandler();
         servlets.setServletMappings(

@@ -2,6 +2,7 @@ package dev.aerun.runtime.webapp.ee8;
 
 import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.runtime.errors.NoDetailsErrorHandler;
+import dev.aerun.runtime.webapp.AppInitializers;
 import dev.aerun.runtime.webapp.EeWebapp;
 import dev.aerun.runtime.webapp.WebappDefaults;
 import dev.aerun.runtime.webapp.WebappHost;
@@ -12,6 +13,7 @@ import java.util.EnumSet;
 import java.util.Optional;
 import javax.servlet.DispatcherType;
 import javax.servlet.RequestDispatcher;
+import javax.servlet.ServletContainerInitializer;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee.webapp.WebAppClassLoader;
@@ -114,6 +116,8 @@ public final class Ee8WebappHost implements WebappHost {
 
     @Override
     protected void startWebapp() throws Exception {
+      // Before any initializer runs: Jetty skips one that fails to load and goes on without it.
+      AppInitializers.check(getClassLoader(), ServletContainerInitializer.class.getName());
       if (!jsp) {
         ServletHandler servlets = getServletHandler();
         servlets.setServlets(
