@@ -74,7 +74,7 @@ public final class Launcher {
     RunningRuntime runtime;
     try {
       RuntimeStarter.App app = RuntimeStarter.readApp(options);
-      EnvVariables.Plan plan = RuntimeStarter.planEnvVariables(options, app, environment);
+      EnvVariables.Plan plan = AppSettings.planEnvVariables(options, app, environment);
       if (plan.needsRelaunch()) {
         if (options.relaunchedAt().isPresent()) {
           throw new StartupException(
