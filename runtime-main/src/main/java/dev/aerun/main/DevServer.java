@@ -111,7 +111,7 @@ final class DevServer {
     RuntimeSelection nextSelection;
     try {
       next = RuntimeStarter.readApp(options).descriptor();
-      nextSelection = RuntimeStarter.select(next, options);
+      nextSelection = AppSettings.select(next, options);
     } catch (StartupException e) {
       reload(
           what,
@@ -139,7 +139,7 @@ final class DevServer {
             if (app.war()) {
               deleteTree(work.app()); // the new war is unpacked afresh
             }
-            Handler fresh = RuntimeStarter.createWebapp(app, nextSelection, options, next, work);
+            Handler fresh = AppHandlers.create(app, nextSelection, options, next, work);
             descriptor = next;
             selection = nextSelection;
             return fresh;
@@ -223,7 +223,7 @@ final class DevServer {
         page,
         "Java",
         Runtime.version() + " (" + System.getProperty("java.vendor", "unknown vendor") + ")");
-    line(page, "aerun", RuntimeStarter.runtimeVersion());
+    line(page, "aerun", AppSettings.runtimeVersion());
     var memory = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
     var classes = java.lang.management.ManagementFactory.getClassLoadingMXBean();
     line(
@@ -259,7 +259,7 @@ final class DevServer {
     line(page, "  sessions-enabled", String.valueOf(d.sessionsEnabled()));
     line(page, "  scaling", d.scaling().map(Object::toString).orElse("(none)"));
     page.append("  system properties:\n");
-    RuntimeStarter.appSystemProperties(d, options)
+    AppSettings.appSystemProperties(d, options)
         .forEach((k, v) -> page.append("    ").append(k).append('=').append(v).append('\n'));
     // Names only: values of environment variables are often secrets.
     line(

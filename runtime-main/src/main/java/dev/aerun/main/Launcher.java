@@ -75,7 +75,7 @@ public final class Launcher {
     RunningRuntime runtime;
     try {
       RuntimeStarter.App app = RuntimeStarter.readApp(options);
-      EnvVariables.Plan plan = RuntimeStarter.planEnvVariables(options, app, environment);
+      EnvVariables.Plan plan = AppSettings.planEnvVariables(options, app, environment);
       Optional<String> heap =
           options.relaunchedAt().isPresent()
               ? Optional.empty()

@@ -1,6 +1,7 @@
 package dev.aerun.main;
 
 import dev.aerun.appengine.descriptor.EeVersion;
+import dev.aerun.runtime.webapp.AppInitializers;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -59,6 +60,9 @@ final class StartFailures {
    */
   static Optional<String> explain(Throwable failure, String app, EeChoice choice) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof AppInitializers.LoadFailure) {
+        return Optional.of(app + ": " + t.getMessage());
+      }
       if (t instanceof UnsupportedClassVersionError) {
         return Optional.of(app + ": " + classVersion(t.getMessage()));
       }

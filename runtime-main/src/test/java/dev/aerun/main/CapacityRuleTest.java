@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** How the launcher decides how many requests run at once: {@link RuntimeStarter#capacity}. */
+/** How the launcher decides how many requests run at once: {@link AppSettings#capacity}. */
 class CapacityRuleTest {
   private static final long HEAP = 512L * 1024 * 1024; // 64 requests by default
 
@@ -41,7 +41,7 @@ class CapacityRuleTest {
 
   @Test
   void withoutAnySetting_theHeapDecides() throws Exception {
-    Capacity capacity = RuntimeStarter.capacity(descriptor(""), options(Map.of()), HEAP);
+    Capacity capacity = AppSettings.capacity(descriptor(""), options(Map.of()), HEAP);
 
     assertEquals(64, capacity.maxConcurrentRequests());
     assertEquals(64, capacity.maxQueuedRequests());
@@ -51,7 +51,7 @@ class CapacityRuleTest {
 
   @Test
   void descriptorsMaxConcurrentRequests_isHonoured() throws Exception {
-    Capacity capacity = RuntimeStarter.capacity(descriptor(MAX_10), options(Map.of()), HEAP);
+    Capacity capacity = AppSettings.capacity(descriptor(MAX_10), options(Map.of()), HEAP);
 
     assertEquals(10, capacity.maxConcurrentRequests());
     assertEquals(10, capacity.maxQueuedRequests());
@@ -60,7 +60,7 @@ class CapacityRuleTest {
   @Test
   void optionWinsOverTheDescriptor() throws Exception {
     Capacity capacity =
-        RuntimeStarter.capacity(
+        AppSettings.capacity(
             descriptor(MAX_10),
             options(
                 Map.of(),
@@ -80,7 +80,7 @@ class CapacityRuleTest {
   @Test
   void basicScaling_leavesTheDefault() throws Exception {
     Capacity capacity =
-        RuntimeStarter.capacity(
+        AppSettings.capacity(
             descriptor("<basic-scaling><max-instances>2</max-instances></basic-scaling>"),
             options(Map.of()),
             HEAP);
@@ -96,7 +96,7 @@ class CapacityRuleTest {
                 + "<property name=\"appengine.use.VirtualThreads\" value=\"true\"/>"
                 + "</system-properties>");
 
-    assertTrue(RuntimeStarter.capacity(asked, options(Map.of()), HEAP).virtualThreads());
+    assertTrue(AppSettings.capacity(asked, options(Map.of()), HEAP).virtualThreads());
   }
 
   @Test
@@ -108,11 +108,10 @@ class CapacityRuleTest {
                 + "</system-properties>");
 
     assertFalse(
-        RuntimeStarter.capacity(
-                asked, options(Map.of("appengine.use.virtualthreads", "false")), HEAP)
+        AppSettings.capacity(asked, options(Map.of("appengine.use.virtualthreads", "false")), HEAP)
             .virtualThreads());
     assertTrue(
-        RuntimeStarter.capacity(
+        AppSettings.capacity(
                 descriptor(""), options(Map.of("appengine.use.virtualthreads", "true")), HEAP)
             .virtualThreads());
   }

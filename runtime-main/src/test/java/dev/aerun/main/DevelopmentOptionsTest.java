@@ -68,14 +68,13 @@ class DevelopmentOptionsTest {
     InetAddress loopback = InetAddress.getByName("127.0.0.1");
     InetAddress v6 = InetAddress.getByName("::1");
     InetAddress other = InetAddress.getByName("10.1.2.3");
-    var dev = RuntimeStarter.trust(parse("--development", "app"));
+    var dev = AppSettings.trust(parse("--development", "app"));
     assertTrue(dev.isTrusted(loopback));
     assertTrue(dev.isTrusted(v6));
     assertFalse(dev.isTrusted(other));
-    var production = RuntimeStarter.trust(parse("app"));
+    var production = AppSettings.trust(parse("app"));
     assertFalse(production.isTrusted(loopback));
-    var named =
-        RuntimeStarter.trust(parse("--development", "--trusted-proxies", "10.0.0.0/8", "app"));
+    var named = AppSettings.trust(parse("--development", "--trusted-proxies", "10.0.0.0/8", "app"));
     assertFalse(named.isTrusted(loopback), "--trusted-proxies replaces the development default");
     assertTrue(named.isTrusted(other));
   }

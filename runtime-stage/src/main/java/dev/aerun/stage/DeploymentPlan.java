@@ -1,10 +1,10 @@
 package dev.aerun.stage;
 
 import dev.aerun.appengine.descriptor.AppEngineWebXml;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.AutomaticScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.BasicScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.ManualScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.Scaling;
+import dev.aerun.appengine.descriptor.AutomaticScaling;
+import dev.aerun.appengine.descriptor.BasicScaling;
+import dev.aerun.appengine.descriptor.ManualScaling;
+import dev.aerun.appengine.descriptor.Scaling;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

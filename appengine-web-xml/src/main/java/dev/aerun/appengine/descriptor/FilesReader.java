@@ -1,6 +1,5 @@
 package dev.aerun.appengine.descriptor;
 
-import dev.aerun.appengine.descriptor.AppEngineWebXml.StaticErrorHandler;
 import dev.aerun.appengine.descriptor.AppEngineWebXml.StaticInclude;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

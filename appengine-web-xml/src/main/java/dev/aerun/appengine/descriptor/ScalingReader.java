@@ -1,9 +1,5 @@
 package dev.aerun.appengine.descriptor;
 
-import dev.aerun.appengine.descriptor.AppEngineWebXml.AutomaticScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.BasicScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.ManualScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.Scaling;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -91,10 +87,10 @@ final class ScalingReader extends ElementReader {
       }
     }
     return new AutomaticScaling(
-        idleInstances(c.get("min-idle-instances")),
-        idleInstances(c.get("max-idle-instances")),
-        latency(c.get("min-pending-latency")),
-        latency(c.get("max-pending-latency")),
+        automaticOr(c.get("min-idle-instances"), (node, v) -> integer(node, 0)),
+        automaticOr(c.get("max-idle-instances"), (node, v) -> integer(node, 0)),
+        automaticOr(c.get("min-pending-latency"), this::durationMillis),
+        automaticOr(c.get("max-pending-latency"), this::durationMillis),
         maxConcurrentRequests(c.get("max-concurrent-requests")),
         optInt(c.get("min-instances"), 0),
         optInt(c.get("max-instances"), 1),
@@ -145,7 +141,11 @@ final class ScalingReader extends ElementReader {
     return Optional.of(d);
   }
 
-  private Optional<String> idleInstances(XmlNode n) throws DescriptorException {
+  /**
+   * An idle-instance count or a pending latency: {@code automatic}, or a value {@code check}
+   * accepts (a non-negative integer, a duration). A placeholder left in means the default.
+   */
+  private Optional<String> automaticOr(XmlNode n, ValueCheck check) throws DescriptorException {
     if (n == null) {
       return Optional.empty();
     }
@@ -154,23 +154,14 @@ final class ScalingReader extends ElementReader {
       return Optional.empty();
     }
     if (!v.equals("automatic")) {
-      integer(n, 0);
+      check.accept(n, v);
     }
     return Optional.of(v);
   }
 
-  private Optional<String> latency(XmlNode n) throws DescriptorException {
-    if (n == null) {
-      return Optional.empty();
-    }
-    String v = string(n);
-    if (unresolvedPlaceholder(n, v)) {
-      return Optional.empty();
-    }
-    if (!v.equals("automatic")) {
-      durationMillis(n, v);
-    }
-    return Optional.of(v);
+  /** Fails with a {@link DescriptorException} if {@code value} of {@code n} is not acceptable. */
+  private interface ValueCheck {
+    void accept(XmlNode n, String value) throws DescriptorException;
   }
 
   /**

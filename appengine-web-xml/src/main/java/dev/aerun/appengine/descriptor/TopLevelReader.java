@@ -2,15 +2,6 @@ package dev.aerun.appengine.descriptor;
 
 import static dev.aerun.appengine.descriptor.AppEngineWebXmlParser.ROOT;
 
-import dev.aerun.appengine.descriptor.AppEngineWebXml.AdminConsolePage;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.ApiConfig;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.Network;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.Pagespeed;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.Permission;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.PrioritySpecifier;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.Staging;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.UrlStreamHandler;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.VpcAccessConnector;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

@@ -7,14 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.aerun.appengine.descriptor.AppEngineWebXml.AdminConsolePage;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.AutomaticScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.BasicScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.ManualScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.PrioritySpecifier;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.StaticErrorHandler;
 import dev.aerun.appengine.descriptor.AppEngineWebXml.StaticInclude;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.UrlStreamHandler;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

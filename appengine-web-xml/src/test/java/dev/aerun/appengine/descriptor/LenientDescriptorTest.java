@@ -8,9 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.aerun.appengine.descriptor.AppEngineWebXml.AutomaticScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.BasicScaling;
-import dev.aerun.appengine.descriptor.AppEngineWebXml.ManualScaling;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -9,8 +9,8 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * Exploded copies of a built sample app with one edit to its {@code appengine-web.xml}: a variant
- * of an app without another module to build.
+ * Exploded copies of a built sample app with one edit (to its {@code appengine-web.xml} or another
+ * file): a variant of an app without another module to build.
  */
 public final class AppCopies {
   private AppCopies() {}
@@ -21,13 +21,24 @@ public final class AppCopies {
    * @throws IllegalStateException if the descriptor does not contain {@code from}
    */
   static Path withDescriptorEdit(Path war, Path dir, String from, String to) throws IOException {
+    return withEdit(war, dir, "WEB-INF/appengine-web.xml", from, to);
+  }
+
+  /**
+   * Unpacks {@code war} into {@code dir} and replaces {@code from} by {@code to} in its text file
+   * {@code entry}.
+   *
+   * @throws IllegalStateException if the file does not contain {@code from}
+   */
+  static Path withEdit(Path war, Path dir, String entry, String from, String to)
+      throws IOException {
     unpack(war, dir);
-    Path descriptor = dir.resolve("WEB-INF/appengine-web.xml");
-    String xml = Files.readString(descriptor);
-    if (!xml.contains(from)) {
-      throw new IllegalStateException(descriptor + " has no " + from + ":\n" + xml);
+    Path file = dir.resolve(entry);
+    String text = Files.readString(file);
+    if (!text.contains(from)) {
+      throw new IllegalStateException(file + " has no " + from + ":\n" + text);
     }
-    Files.writeString(descriptor, xml.replace(from, to));
+    Files.writeString(file, text.replace(from, to));
     return dir;
   }
 

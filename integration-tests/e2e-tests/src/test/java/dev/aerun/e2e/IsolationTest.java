@@ -9,11 +9,12 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * An app never sees the runtime's own libraries: with its own SLF4J 2 and Logback, an old Guava and
- * another protobuf, it gets its own copies, and the runtime's classes cannot even be loaded.
+ * An app never sees the runtime's own libraries, on every EE version and in both modes: with its
+ * own SLF4J 2 and Logback, an old Guava and another protobuf, it gets its own copies, and the
+ * runtime's classes cannot even be loaded.
  */
 class IsolationTest {
   @RegisterExtension static final Runtimes runtimes = new Runtimes();
@@ -29,11 +30,18 @@ class IsolationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"http", "legacy"})
-  void theAppsOwnLibrariesWin_andTheRuntimesAreInvisible(String mode) throws Exception {
+  @CsvSource({
+    "sample-isolation-ee8.war, http",
+    "sample-isolation-ee8.war, legacy",
+    "sample-isolation-app.war, http",
+    "sample-isolation-app.war, legacy",
+    "sample-isolation-ee11.war, http",
+    "sample-isolation-ee11.war, legacy"
+  })
+  void theAppsOwnLibrariesWin_andTheRuntimesAreInvisible(String war, String mode) throws Exception {
     RuntimeProcess runtime =
         runtimes.start(
-            RuntimeProcess.launch(RuntimeProcess.app("sample-isolation-app.war"))
+            RuntimeProcess.launch(RuntimeProcess.app(war))
                 .args("--mode", mode, "--log-format", "text"));
 
     Map<String, String> facts =
@@ -59,11 +67,16 @@ class IsolationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"http", "legacy"})
-  void anAppWithOnlySlf4jApi_logsThroughTheRuntime(String mode) throws Exception {
+  @CsvSource({
+    "sample-logging-ee8-app.war, http",
+    "sample-logging-ee8-app.war, legacy",
+    "sample-logging-ee10-app.war, http",
+    "sample-logging-ee10-app.war, legacy"
+  })
+  void anAppWithOnlySlf4jApi_logsThroughTheRuntime(String war, String mode) throws Exception {
     RuntimeProcess runtime =
         runtimes.start(
-            RuntimeProcess.launch(RuntimeProcess.app("sample-logging-ee10-app.war"))
+            RuntimeProcess.launch(RuntimeProcess.app(war))
                 .args("--mode", mode, "--log-format", "text"));
 
     assertEquals(200, Http.get(runtime.uri("/log?id=only-api-" + mode)).statusCode());

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -94,6 +95,48 @@ class StartFailuresTest {
     assertTrue(
         error.contains("org.eclipse.jetty.util.component.AbstractLifeCycle is missing"), error);
     assertTrue(error.contains("WEB-INF/lib"), error);
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "sample-initializer-ee10.war, http",
+    "sample-initializer-ee10.war, legacy",
+    "sample-initializer-ee8.war, http",
+    "sample-initializer-ee8.war, legacy"
+  })
+  void initializerWhoseStaticInitThrows_stopsTheStart_namingItAndItsWarEntry(
+      String war, String mode) throws Exception {
+    String error =
+        failsWithOneErrorLine(RuntimeProcess.launch(RuntimeProcess.app(war)).args("--mode", mode));
+
+    assertTrue(
+        error.contains(
+            "the ServletContainerInitializer dev.aerun.sample.initializer.BrokenInitializer"
+                + " declared in WEB-INF/classes failed to load"),
+        error);
+    assertTrue(error.contains("fix it or remove it from the app"), error);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void initializerWhoseClassIsMissing_stopsTheStart(String mode, @TempDir Path dir)
+      throws Exception {
+    Path app =
+        AppCopies.withEdit(
+            RuntimeProcess.app("sample-initializer-ee10.war"),
+            dir,
+            "WEB-INF/classes/META-INF/services/jakarta.servlet.ServletContainerInitializer",
+            "BrokenInitializer",
+            "MissingInitializer");
+
+    String error = failsWithOneErrorLine(RuntimeProcess.launch(app).args("--mode", mode));
+
+    assertTrue(
+        error.contains(
+            "the ServletContainerInitializer dev.aerun.sample.initializer.MissingInitializer"
+                + " declared in WEB-INF/classes failed to load"),
+        error);
+    assertTrue(error.contains("ClassNotFoundException"), error);
   }
 
   @Test

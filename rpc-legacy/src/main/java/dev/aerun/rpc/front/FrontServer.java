@@ -4,14 +4,12 @@ import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.lifecycle.DrainHandler;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.logging.AccessLog;
+import dev.aerun.runtime.server.PublicServer;
 import dev.aerun.runtime.server.PublicServerSpec;
-import dev.aerun.runtime.server.PublicServers;
 import io.grpc.Channel;
 import java.time.Duration;
 import java.util.Objects;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * Legacy mode's public server: a Jetty server built exactly like HttpConnector mode's (same HTTP
@@ -19,11 +17,8 @@ import org.eclipse.jetty.server.ServerConnector;
  * (400, 431, error pages) is the same in both modes, with a {@link FrontHandler} that forwards
  * every request to the runtime over {@code runtime}.
  */
-public final class FrontServer {
+public final class FrontServer extends PublicServer {
   private final Spec spec;
-  private final Server server;
-  private final ServerConnector connector;
-  private final DrainHandler drain;
 
   /**
    * What the front server needs. Immutable.
@@ -60,11 +55,23 @@ public final class FrontServer {
   }
 
   public FrontServer(Spec spec, Channel runtime) {
+    // When the request log is on, one line per request, written here where the client's status,
+    // size and latency
+    // are known; the runtime side writes none.
+    super(
+        "aerun-front",
+        spec.server(),
+        requestPath(spec, runtime),
+        spec.server().requestLog() ? new AccessLog() : null);
     this.spec = spec;
+  }
+
+  /**
+   * The whole request path on this side: health and draining -> concurrency limit (before any body
+   * is buffered) -> body timeout (a slow body cannot keep its slot) -> the call to the runtime.
+   */
+  private static DrainHandler requestPath(Spec spec, Channel runtime) {
     PublicServerSpec serving = spec.server();
-    this.server = PublicServers.newServer("aerun-front", serving.capacity());
-    // Health and draining -> concurrency limit (before any body is buffered) -> body timeout (a
-    // slow body cannot keep its slot) -> the call.
     Handler.Wrapper bodyTimeout = serving.limits().newBodyTimeoutHandler();
     bodyTimeout.setHandler(
         new FrontHandler(
@@ -74,48 +81,10 @@ public final class FrontServer {
             spec.environment(),
             spec.logAppLines(),
             spec.callTimeout()));
-    this.drain = new DrainHandler(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout));
-    server.setHandler(drain);
-    // One request-log line per request, written here where the client's status, size and latency
-    // are known; the runtime side writes none.
-    if (serving.requestLog()) {
-      server.setRequestLog(new AccessLog());
-    }
-    this.connector =
-        PublicServers.newConnector(
-            server, serving.limits(), serving.host(), serving.port(), serving.idleTimeout());
-  }
-
-  /**
-   * Stops accepting connections and waits up to {@code grace} for the requests in flight (see
-   * {@link DrainHandler#drain}); {@link #stop()} next ends whatever still runs.
-   *
-   * @return true if every request finished in time
-   */
-  public boolean drain(Duration grace) throws InterruptedException {
-    return drain.drain(connector, grace);
-  }
-
-  /** Starts the server, then opens the port; when it returns, {@link #port()} is bound. */
-  public void start() throws Exception {
-    PublicServers.startThenOpen(server, connector);
-  }
-
-  /** Stops the server, waiting for it to stop. */
-  public void stop() throws Exception {
-    server.stop();
-  }
-
-  /** The bound port once started. */
-  public int port() {
-    return connector.getLocalPort();
+    return new DrainHandler(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout));
   }
 
   public Spec spec() {
     return spec;
-  }
-
-  public Server server() {
-    return server;
   }
 }

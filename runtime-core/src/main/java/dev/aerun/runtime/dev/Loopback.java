@@ -13,7 +13,12 @@ public final class Loopback {
    * peer cannot fake it) is a loopback address.
    */
   public static boolean isLoopbackClient(Request request) {
-    InetAddress address = IpLiterals.parse(Request.getRemoteAddr(request));
-    return address != null && address.isLoopbackAddress();
+    return isLoopbackAddress(Request.getRemoteAddr(request));
+  }
+
+  /** True if {@code address} is an IP literal of a loopback address. */
+  public static boolean isLoopbackAddress(String address) {
+    InetAddress parsed = IpLiterals.parse(address);
+    return parsed != null && parsed.isLoopbackAddress();
   }
 }

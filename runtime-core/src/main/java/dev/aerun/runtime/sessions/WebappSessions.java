@@ -91,15 +91,18 @@ public final class WebappSessions {
   /**
    * The session cache for {@code manager} (a webapp's session handler), backed by the store.
    *
-   * @throws IllegalStateException if sessions are disabled
-   * @throws Exception if the store cannot be created
+   * @throws IllegalStateException if sessions are disabled or the store cannot be created
    */
-  public SessionCache newCache(SessionManager manager) throws Exception {
+  public SessionCache newCache(SessionManager manager) {
     if (store == null) {
       throw new IllegalStateException("sessions are disabled");
     }
     DefaultSessionCache cache = new DefaultSessionCache(manager);
-    cache.setSessionDataStore(store.getSessionDataStore(manager));
+    try {
+      cache.setSessionDataStore(store.getSessionDataStore(manager));
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot create the session store: " + e.getMessage(), e);
+    }
     if (shared) {
       cache.setEvictionPolicy(SessionCache.EVICT_ON_SESSION_EXIT);
       cache.setSaveOnCreate(true);

@@ -1,6 +1,7 @@
 package dev.aerun.runtime.statics;
 
 import dev.aerun.appengine.descriptor.AppEngineWebXml;
+import dev.aerun.appengine.descriptor.StaticErrorHandler;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -54,7 +55,7 @@ public final class StaticFiles {
     Objects.requireNonNull(descriptor, "descriptor");
     Objects.requireNonNull(webapp, "webapp");
     Map<String, String> errorHandlers = new LinkedHashMap<>();
-    for (AppEngineWebXml.StaticErrorHandler handler : descriptor.staticErrorHandlers()) {
+    for (StaticErrorHandler handler : descriptor.staticErrorHandlers()) {
       errorHandlers.put(handler.errorCode().orElse(ErrorPages.DEFAULT), handler.file());
     }
     return new StaticFilesHandler(

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
-import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.http.pathmap.PathSpecGroup;
 import org.eclipse.jetty.server.AllowedResourceAliasChecker;
@@ -139,11 +138,6 @@ public final class WebappDefaults {
 
   /** Servlet spec default: the app's own classes win over the container's. */
   public static final boolean PARENT_LOADER_PRIORITY = false;
-
-  /** The only text an error response may carry: the standard reason phrase of its status. */
-  public static String safeReason(int status) {
-    return HttpStatus.getMessage(status);
-  }
 
   /** Creates the temp directory if needed, logs the deployment and returns the directory. */
   public static File prepare(WebappSpec spec, EeVersion version) {
