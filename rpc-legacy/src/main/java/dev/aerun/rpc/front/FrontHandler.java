@@ -24,6 +24,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -54,6 +55,8 @@ import org.eclipse.jetty.util.Callback;
  * here.
  */
 public class FrontHandler extends Handler.Abstract {
+  private static final Logger log = Logger.getLogger(FrontHandler.class.getName());
+
   private final RequestContract contract;
   private final long bodyLimit;
   private final AppEnvironment environment;
@@ -164,9 +167,30 @@ public class FrontHandler extends Handler.Abstract {
             @Override
             public void failed(Throwable failure) {
               releaseMemory();
+              logAnswered(failure);
               super.failed(failure);
             }
           };
+    }
+
+    /**
+     * Jetty answers a request failed before its response began with an error page (500 unless the
+     * failure carries a status); the cause is logged here, since the error page shows none. A
+     * request whose connection is closed is answered nothing, and not logged.
+     */
+    private void logAnswered(Throwable failure) {
+      if (response.isCommitted()
+          || !request.getConnectionMetaData().getConnection().getEndPoint().isOpen()) {
+        return;
+      }
+      int status =
+          failure instanceof HttpException http
+              ? http.getCode()
+              : HttpStatus.INTERNAL_SERVER_ERROR_500;
+      log.warning(
+          String.format(
+              "%s %s failed before its response began; answered %d: %s",
+              request.getMethod(), request.getHttpURI().getPath(), status, failure));
     }
 
     private synchronized void releaseMemory() {
@@ -275,10 +299,8 @@ public class FrontHandler extends Handler.Abstract {
       EvaluationRuntimeStub stub =
           runtime.withDeadline(Deadline.after(remaining, TimeUnit.NANOSECONDS));
       request.addFailureListener(this::clientFailed);
-      // While the app runs, the connection is idle with nothing to read or write; Jetty would fail
-      // the request at its idle timeout. A servlet thread in HttpConnector mode is not cut short
-      // that way either: the call's deadline bounds the wait instead.
-      request.addIdleTimeoutListener(timeout -> false);
+      // While the app runs, the connection is idle with nothing to read or write: FrontServer's
+      // WaitingIsNotIdle keeps Jetty's idle timeout from failing it; the call's deadline bounds it.
       stub.handleRequest(up, this);
     }
 

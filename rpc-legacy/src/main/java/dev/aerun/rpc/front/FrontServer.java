@@ -67,8 +67,9 @@ public final class FrontServer extends PublicServer {
   }
 
   /**
-   * The whole request path on this side: health and draining -> concurrency limit (before any body
-   * is buffered) -> body timeout (a slow body cannot keep its slot) -> the call to the runtime.
+   * The whole request path on this side: health and draining -> waiting is not idle (a wait for a
+   * turn or for the runtime is bounded on its own) -> concurrency limit (before any body is
+   * buffered) -> body timeout (a slow body cannot keep its slot) -> the call to the runtime.
    */
   private static DrainHandler requestPath(Spec spec, Channel runtime) {
     PublicServerSpec serving = spec.server();
@@ -81,7 +82,8 @@ public final class FrontServer extends PublicServer {
             spec.environment(),
             spec.logAppLines(),
             spec.callTimeout()));
-    return new DrainHandler(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout));
+    return new DrainHandler(
+        new WaitingIsNotIdle(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout)));
   }
 
   public Spec spec() {

@@ -22,11 +22,15 @@ import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -60,6 +64,12 @@ class FrontHandlerTest {
 
   private int start(TrustPolicy trust, RequestLimits limits, Duration idleTimeout)
       throws Exception {
+    return start(trust, limits, idleTimeout, new Capacity(20, 20, Duration.ofSeconds(1), false));
+  }
+
+  private int start(
+      TrustPolicy trust, RequestLimits limits, Duration idleTimeout, Capacity capacity)
+      throws Exception {
     String name = InProcessServerBuilder.generateName();
     grpcServer =
         InProcessServerBuilder.forName(name).directExecutor().addService(runtime).build().start();
@@ -73,7 +83,7 @@ class FrontHandlerTest {
                     new ContractOptions(trust, false),
                     limits,
                     idleTimeout,
-                    new Capacity(20, 20, Duration.ofSeconds(1), false)),
+                    capacity),
                 ENVIRONMENT,
                 true),
             channel);
@@ -681,6 +691,99 @@ class FrontHandlerTest {
 
     assertEquals(200, exchange.response().getStatus());
     assertEquals("late", exchange.response().getContent());
+  }
+
+  /**
+   * A request that waits for a turn longer than the idle timeout (as one does during a drain, when
+   * the connector cuts the idle timeout to a second) is not failed: before, it was answered 500.
+   */
+  @Test
+  void requestWaitingForATurn_isNotCutShortByTheIdleTimeout() throws Exception {
+    int port =
+        start(
+            TrustPolicy.trustNone(),
+            new RequestLimits(LIMIT, LIMIT, false, 64 * 1024),
+            Duration.ofMillis(300),
+            new Capacity(1, 20, Duration.ofSeconds(30), false));
+    CountDownLatch first = new CountDownLatch(1);
+    runtime.answerWith(
+        (request, observer) -> {
+          first.countDown();
+          new Thread(
+                  () -> {
+                    sleep(1000);
+                    observer.onNext(FakeRuntime.ok(200, "late"));
+                    observer.onCompleted();
+                  })
+              .start();
+        });
+    CompletableFuture<RawHttp.Exchange> running = inBackground(port, "/first");
+    assertTrue(first.await(30, TimeUnit.SECONDS));
+
+    // Waits about a second for the only turn, with nothing to read or write meanwhile.
+    RawHttp.Exchange waited = RawHttp.get(port, "/second");
+
+    assertEquals(200, running.get(30, TimeUnit.SECONDS).response().getStatus());
+    assertEquals(200, waited.response().getStatus());
+    assertEquals("late", waited.response().getContent());
+  }
+
+  private static CompletableFuture<RawHttp.Exchange> inBackground(int port, String path) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return RawHttp.get(port, path);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+  }
+
+  /** A call failed in a way Jetty answers with its error page: the log says what was answered. */
+  @Test
+  void callCancelledByTheRuntime_is500AndLogged() throws Exception {
+    int port = start(TrustPolicy.trustNone());
+    runtime.answerWith(
+        (request, observer) ->
+            observer.onError(Status.CANCELLED.withDescription("secret").asRuntimeException()));
+    List<LogRecord> records = new ArrayList<>();
+    Logger logger = Logger.getLogger(FrontHandler.class.getName());
+    Handler capture = capture(records);
+    logger.addHandler(capture);
+    RawHttp.Exchange exchange;
+    try {
+      exchange = RawHttp.get(port, "/cancelled");
+    } finally {
+      logger.removeHandler(capture);
+    }
+
+    assertEquals(500, exchange.response().getStatus());
+    assertNoDetails(exchange);
+    synchronized (records) {
+      assertEquals(1, records.size(), records.toString());
+      assertEquals(Level.WARNING, records.get(0).getLevel());
+      String message = records.get(0).getMessage();
+      assertTrue(message.startsWith("GET /cancelled failed"), message);
+      assertTrue(message.contains("answered 500"), message);
+      assertTrue(message.contains("CANCELLED"), message);
+    }
+  }
+
+  private static Handler capture(List<LogRecord> records) {
+    return new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        synchronized (records) {
+          records.add(record);
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
   }
 
   private static void sleep(long millis) {

@@ -11,6 +11,8 @@ import dev.aerun.e2e.Runtimes;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -95,5 +97,52 @@ class ShutdownTest {
         Pattern.compile("aerun\\.request - GET /sleep\\?ms=30000 0 0 B ").matcher(output).find(),
         output);
     assertFalse(output.contains("StatusRuntimeException"), output);
+  }
+
+  /**
+   * Requests in flight at SIGTERM, some running and some waiting for a turn, all complete with 200.
+   * The connector's graceful shutdown cuts its connections' idle timeout to a second; legacy mode's
+   * front end let that fail a request that waited for a turn longer, and answered 500.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void requestsWaitingForATurnAtSigterm_allComplete(String mode) throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .env("SAMPLE_ENV", "from-appengine-web-xml")
+                .args(
+                    "--mode",
+                    mode,
+                    "--log-format",
+                    "text",
+                    "--shutdown-grace",
+                    "60s",
+                    "--max-concurrent-requests",
+                    "2",
+                    "--max-queued-requests",
+                    "10",
+                    "--queue-timeout",
+                    "60s"));
+    List<CompletableFuture<HttpResponse<String>>> inFlight = new ArrayList<>();
+    inFlight.add(sleep(runtime, 6_000));
+    // The probe takes the second turn while it runs.
+    Http.awaitSleeping(runtime, 1);
+    inFlight.add(sleep(runtime, 6_000));
+    for (int i = 0; i < 4; i++) {
+      inFlight.add(sleep(runtime, 10));
+    }
+    // Nothing outside shows a request waiting for its turn: a generous pause lets the four reach
+    // the server and queue behind the two sleeping ones.
+    Thread.sleep(2_000);
+
+    runtime.sendSigterm();
+    runtime.awaitOutput(Pattern.compile("SIGTERM: draining"));
+
+    for (CompletableFuture<HttpResponse<String>> request : inFlight) {
+      HttpResponse<String> response = request.get(90, TimeUnit.SECONDS);
+      assertEquals(200, response.statusCode(), response.body() + "\n" + runtime.output());
+    }
+    assertEquals(0, runtime.waitFor(60), runtime.output());
   }
 }
