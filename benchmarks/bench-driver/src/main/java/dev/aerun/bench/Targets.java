@@ -244,15 +244,7 @@ final class Targets {
     if (!(b.median() > 0)) {
       return new TargetRow(target, "bare Jetty: none measured", NOT_MEASURED);
     }
-    return new TargetRow(
-        target,
-        String.format(
-            Locale.ROOT,
-            "%.2f× (%s vs %s req/s)",
-            h.median() / b.median(),
-            h.format("%.0f"),
-            b.format("%.0f")),
-        Verdicts.atLeast(h, b, 0.95));
+    return ratioRow(target, h, b, "%.0f", "req/s", Verdicts.atLeast(h, b, 0.95));
   }
 
   private static TargetRow cpuAtPeak(Results r) {
@@ -267,15 +259,7 @@ final class Targets {
     if (!h.known() || !b.known()) {
       return new TargetRow(target, "–", NOT_MEASURED);
     }
-    return new TargetRow(
-        target,
-        String.format(
-            Locale.ROOT,
-            "%.2f× (%s vs %s µs)",
-            h.median() / b.median(),
-            h.format("%.1f"),
-            b.format("%.1f")),
-        Verdicts.atMost(h, b, 1.05));
+    return ratioRow(target, h, b, "%.1f", "µs", Verdicts.atMost(h, b, 1.05));
   }
 
   private static TargetRow coldStart(Results r) {
@@ -289,15 +273,22 @@ final class Targets {
     }
     Stats.Spread h = Stats.spread(http.get().startMillis());
     Stats.Spread b = Stats.spread(bare.get().startMillis());
+    return ratioRow(target, h, b, "%.0f", "ms", Verdicts.atMost(h, b, 1.1));
+  }
+
+  /** A row comparing HttpConnector's {@code h} with bare Jetty's {@code b}: ratio, both spreads. */
+  private static TargetRow ratioRow(
+      String target, Stats.Spread h, Stats.Spread b, String format, String unit, String verdict) {
     return new TargetRow(
         target,
         String.format(
             Locale.ROOT,
-            "%.2f× (%s vs %s ms)",
+            "%.2f× (%s vs %s %s)",
             h.median() / b.median(),
-            h.format("%.0f"),
-            b.format("%.0f")),
-        Verdicts.atMost(h, b, 1.1));
+            h.format(format),
+            b.format(format),
+            unit),
+        verdict);
   }
 
   /**
