@@ -26,7 +26,7 @@ import java.util.Locale;
  * @param repo the repository whose build output is run
  * @param calibrate run the load generator's calibration against wrk instead of the benchmarks
  */
-record BenchOptions(
+public record BenchOptions(
     Profile profile,
     Path out,
     List<Peer> peers,
@@ -192,7 +192,8 @@ record BenchOptions(
     return args[i];
   }
 
-  private static List<String> list(String value) {
+  /** The comma-separated items of {@code value}, trimmed and lower-cased; blanks dropped. */
+  public static List<String> list(String value) {
     List<String> items = new ArrayList<>();
     for (String item : value.split(",")) {
       if (!item.isBlank()) {

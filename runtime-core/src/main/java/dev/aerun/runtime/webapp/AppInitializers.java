@@ -6,7 +6,9 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 
 /**
  * The app's own {@code ServletContainerInitializer}s (those its {@code WEB-INF/classes} and {@code
@@ -86,8 +88,8 @@ public final class AppInitializers {
   }
 
   /** The class names a service file lists: one a line, {@code #} starts a comment. */
-  private static java.util.List<String> providers(URL url) throws IOException {
-    java.util.List<String> names = new java.util.ArrayList<>();
+  private static List<String> providers(URL url) throws IOException {
+    List<String> names = new ArrayList<>();
     try (BufferedReader in =
         new BufferedReader(new InputStreamReader(url.openStream(), StandardCharsets.UTF_8))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {

@@ -1,15 +1,14 @@
 package dev.aerun.bench.reliability;
 
+import dev.aerun.bench.BenchOptions;
 import dev.aerun.bench.Peer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The reliability profile's command line ({@code bench-driver.jar --reliability [options]}).
@@ -87,7 +86,7 @@ public record ReliabilityOptions(
         String arg = args[i];
         switch (arg) {
           case "--parts" -> {
-            parts = list(value(args, ++i, arg));
+            parts = BenchOptions.list(value(args, ++i, arg));
             for (String part : parts) {
               if (!PARTS.contains(part)) {
                 throw new UsageException(
@@ -96,7 +95,7 @@ public record ReliabilityOptions(
             }
           }
           case "--peers" -> {
-            peers = list(value(args, ++i, arg)).stream().map(Peer::byId).toList();
+            peers = BenchOptions.list(value(args, ++i, arg)).stream().map(Peer::byId).toList();
             if (peers.contains(Peer.BARE)) {
               throw new UsageException("--peers: the reliability profile runs the runtime's modes");
             }
@@ -169,15 +168,5 @@ public record ReliabilityOptions(
       // Said below.
     }
     throw new UsageException(option + ": expected a positive number, got '" + text + "'");
-  }
-
-  private static List<String> list(String value) {
-    List<String> items = new ArrayList<>();
-    for (String item : value.split(",")) {
-      if (!item.isBlank()) {
-        items.add(item.trim().toLowerCase(Locale.ROOT));
-      }
-    }
-    return items;
   }
 }
