@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  * the report. On a machine without steal (bare metal, or a kernel without the figure) nothing is
  * ever run again.
  */
-final class Steal {
+public final class Steal {
   private static final Path PROC_STAT = Path.of("/proc/stat");
 
   private final double maxPercent;
@@ -37,7 +37,7 @@ final class Steal {
    *     phase may see and still count as undisturbed
    * @param attempts how many times a phase runs at most
    */
-  Steal(double maxPercent, int attempts) {
+  public Steal(double maxPercent, int attempts) {
     this(maxPercent, attempts, Sample::now);
   }
 
@@ -50,11 +50,11 @@ final class Steal {
   }
 
   /** Both counters of {@code /proc/stat}'s {@code cpu} line that steal is read from. */
-  record Sample(long stealTicks, long totalTicks) {
+  public record Sample(long stealTicks, long totalTicks) {
     static final Sample UNKNOWN = new Sample(-1, -1);
 
     /** Now, or {@link #UNKNOWN} where there is no {@code /proc/stat} or no steal in it. */
-    static Sample now() {
+    public static Sample now() {
       try {
         return parse(Files.readAllLines(PROC_STAT).get(0));
       } catch (IOException | RuntimeException e) {
@@ -83,7 +83,7 @@ final class Steal {
     }
 
     /** Steal in percent of all CPU time from this sample to {@code later}; NaN if not known. */
-    double percentUntil(Sample later) {
+    public double percentUntil(Sample later) {
       if (!known() || !later.known() || later.totalTicks <= totalTicks) {
         return Double.NaN;
       }
@@ -98,10 +98,10 @@ final class Steal {
    * @param attempts how many runs it took
    * @param disturbed whether even the run kept saw more than the allowed steal
    */
-  record Measured<T>(T value, double stealPercent, int attempts, boolean disturbed) {}
+  public record Measured<T>(T value, double stealPercent, int attempts, boolean disturbed) {}
 
   /** One timed phase. */
-  interface Phase<T> {
+  public interface Phase<T> {
     T run() throws Exception;
   }
 
@@ -109,7 +109,7 @@ final class Steal {
    * Runs {@code phase}, again while the steal over it exceeds the bound (at most {@link #attempts}
    * runs), and returns the run that saw the least.
    */
-  <T> Measured<T> measure(Phase<T> phase) throws Exception {
+  public <T> Measured<T> measure(Phase<T> phase) throws Exception {
     Measured<T> best = null;
     int run = 0;
     while (run < attempts) {
@@ -129,7 +129,7 @@ final class Steal {
     return kept;
   }
 
-  boolean isDisturbed(double percent) {
+  public boolean isDisturbed(double percent) {
     return percent > maxPercent;
   }
 
@@ -159,7 +159,7 @@ final class Steal {
   }
 
   /** "2.1 %", or "?" where steal is not known. */
-  static String percent(double value) {
+  public static String percent(double value) {
     return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%.1f %%", value);
   }
 }
