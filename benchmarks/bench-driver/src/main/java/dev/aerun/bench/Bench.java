@@ -34,10 +34,12 @@ final class Bench {
   private final Results results = new Results();
   private final Map<String, List<Double>> coldStartMillis = new LinkedHashMap<>();
   private final Map<String, List<Long>> coldStartRss = new LinkedHashMap<>();
+  private final Map<String, List<Double>> coldStartSteal = new LinkedHashMap<>();
   private final Map<String, List<Results.CapacityRound>> capacityRounds = new LinkedHashMap<>();
   private final EchoScenario echo;
   private final TimingScenarios timing;
   private final JfrProfiles jfr;
+  private final Steal steal;
   private final Path workDir;
   private Progress progress;
   private String jettyVersion = "?";
@@ -49,7 +51,8 @@ final class Bench {
     this.workDir = Files.createDirectories(options.out().resolve("logs")).toAbsolutePath();
     this.echo = new EchoScenario(profile);
     this.jfr = new JfrProfiles(options);
-    this.timing = new TimingScenarios(profile, options.p99BoundMillis(), echo.body(KIB));
+    this.steal = options.steal();
+    this.timing = new TimingScenarios(profile, options.p99BoundMillis(), echo.body(KIB), steal);
   }
 
   /** Runs the benchmarks of {@code options}; returns the results folder. */
@@ -152,6 +155,7 @@ final class Bench {
     coldStarts();
     aggregateCapacity();
     results.generator = generatorSummary();
+    results.steal = steal.summary();
   }
 
   private boolean timing() {
@@ -222,12 +226,14 @@ final class Bench {
     if (options.runs(Scenario.COLDSTART) && options.ees().contains("ee10")) {
       for (int round = 2; round <= profile.coldStarts(); round++) {
         for (Peer peer : options.peers()) {
+          String name = "coldstart-" + round;
           progress.begin(peer.id + " ee10: cold start " + round + "/" + profile.coldStarts());
-          try (ServerProcess server = start(peer, "ee10", "coldstart-" + round)) {
-            long nanos = server.awaitFirstOk("/hello");
-            coldStartMillis.get(peer.id).add(nanos / 1e6);
-            coldStartRss.get(peer.id).add(server.rssBytes());
-            progress.end(String.format(Locale.ROOT, "%.0f ms", nanos / 1e6));
+          try {
+            Steal.Measured<long[]> start = steal.measure(() -> coldStart(peer, name));
+            recordColdStart(peer, start.value()[0], start.value()[1], start.stealPercent());
+            progress.end(
+                String.format(Locale.ROOT, "%.0f ms", start.value()[0] / 1e6)
+                    + TimingScenarios.stealNote(start));
           } catch (Exception e) {
             fail(peer, "ee10", "coldstart", e);
           }
@@ -238,10 +244,33 @@ final class Bench {
       List<Double> millis = coldStartMillis.get(peer.id);
       if (millis != null && !millis.isEmpty()) {
         List<Long> rss = coldStartRss.get(peer.id);
+        List<Double> stolen = coldStartSteal.get(peer.id);
+        // Starts the hypervisor disturbed count only when there is nothing else.
+        List<Double> undisturbed = new ArrayList<>();
+        for (int i = 0; i < millis.size(); i++) {
+          if (!steal.isDisturbed(stolen.get(i))) {
+            undisturbed.add(millis.get(i));
+          }
+        }
+        double median = median(undisturbed.isEmpty() ? millis : undisturbed);
         results.coldStart.add(
-            new ColdStartRow(peer.id, millis, median(millis), rss, medianLong(rss)));
+            new ColdStartRow(peer.id, millis, stolen, median, rss, medianLong(rss)));
       }
     }
+  }
+
+  /** One more start of {@code peer}: nanoseconds to its first 200, and its RSS then. */
+  private long[] coldStart(Peer peer, String what) throws IOException {
+    try (ServerProcess server = start(peer, "ee10", what)) {
+      long nanos = server.awaitFirstOk("/hello");
+      return new long[] {nanos, server.rssBytes()};
+    }
+  }
+
+  private void recordColdStart(Peer peer, long nanos, long rss, double stealPercent) {
+    coldStartMillis.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(nanos / 1e6);
+    coldStartRss.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(rss);
+    coldStartSteal.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(stealPercent);
   }
 
   /** One capacity[] row per peer: the medians and spreads of its rounds. */
@@ -317,6 +346,7 @@ final class Bench {
     progress.begin(peer.id + " " + ee + ": start");
     ServerProcess server;
     int port;
+    Steal.Sample before = Steal.Sample.now();
     try {
       server = start(peer, ee, "main");
     } catch (Exception e) {
@@ -325,11 +355,11 @@ final class Bench {
     }
     try {
       long nanos = server.awaitFirstOk("/hello");
+      double stolen = before.percentUntil(Steal.Sample.now());
       port = server.awaitPort();
       jettyVersion = jettyVersion(server.output(), jettyVersion);
       if (ee10 && options.runs(Scenario.COLDSTART)) {
-        coldStartMillis.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(nanos / 1e6);
-        coldStartRss.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(server.rssBytes());
+        recordColdStart(peer, nanos, server.rssBytes(), stolen);
       }
       progress.end(
           String.format(

@@ -25,6 +25,7 @@ import java.util.Locale;
  * @param jfr whether to record a JFR profile of each EE10 peer under the CPU scenario's load
  * @param repo the repository whose build output is run
  * @param calibrate run the load generator's calibration against wrk instead of the benchmarks
+ * @param maxStealPercent the most hypervisor steal a timed phase may see before it is run again
  */
 public record BenchOptions(
     Profile profile,
@@ -38,7 +39,8 @@ public record BenchOptions(
     double p99BoundMillis,
     boolean jfr,
     Path repo,
-    boolean calibrate) {
+    boolean calibrate,
+    double maxStealPercent) {
 
   /** The EE versions the benchmarks know, in report order (each a {@code bench-app-<ee>.war}). */
   static final List<String> EES = List.of("ee10", "ee8", "ee11");
@@ -67,6 +69,9 @@ public record BenchOptions(
         --jvm-flags "FLAGS"     server JVM flags, the same for every peer
                                 (default: -Xms1g -Xmx1g -XX:+UseG1GC)
         --p99-bound-ms N        capacity: the highest rate whose p99 stays under N ms (default 10)
+        --max-steal PCT         run a timed phase again when the hypervisor took more than
+                                PCT % of the machine's CPU during it (/proc/stat steal;
+                                default 3; up to 3 runs in the quick profile, 5 in the full)
         --jfr                   also record a JFR profile of each EE10 peer under the CPU
                                 scenario's load, summarised into profiles/*.txt (adds
                                 -XX:FlightRecorderOptions:stackdepth=512 to every peer)
@@ -100,6 +105,7 @@ public record BenchOptions(
     boolean jfr = false;
     Path repo = defaultRepo;
     boolean calibrate = false;
+    double maxSteal = 3;
     List<Peer> custom = new ArrayList<>();
     try {
       for (int i = 0; i < args.length; i++) {
@@ -130,6 +136,7 @@ public record BenchOptions(
                       .filter(s -> !s.isEmpty())
                       .toList();
           case "--p99-bound-ms" -> p99Bound = Double.parseDouble(value(args, ++i, arg));
+          case "--max-steal" -> maxSteal = Double.parseDouble(value(args, ++i, arg));
           case "--jfr" -> jfr = true;
           case "--repo" -> repo = Path.of(value(args, ++i, arg));
           case "--calibrate" -> calibrate = true;
@@ -178,7 +185,13 @@ public record BenchOptions(
         p99Bound,
         jfr,
         repo,
-        calibrate);
+        calibrate,
+        maxSteal);
+  }
+
+  /** The steal rule of this run's timed phases. */
+  Steal steal() {
+    return new Steal(maxStealPercent, profile.stealAttempts());
   }
 
   boolean runs(Scenario scenario) {

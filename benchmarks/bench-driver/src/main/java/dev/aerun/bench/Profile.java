@@ -26,6 +26,8 @@ import java.time.Duration;
  * @param capacityRefinements bisection steps between the highest passing and the lowest failing
  *     fraction of the peak
  * @param coldStarts cold starts per peer (the first comes with the peer's main run)
+ * @param stealAttempts the most runs of a timed phase the hypervisor's steal disturbed (see {@link
+ *     Steal})
  */
 record Profile(
     String name,
@@ -45,7 +47,8 @@ record Profile(
     Duration capacityStep,
     double[] capacityFractions,
     int capacityRefinements,
-    int coldStarts) {
+    int coldStarts,
+    int stealAttempts) {
 
   static Profile quick() {
     return new Profile(
@@ -66,7 +69,8 @@ record Profile(
         Duration.ofMillis(800),
         new double[] {0.9, 0.75, 0.5, 0.25},
         0,
-        1);
+        1,
+        3);
   }
 
   /** The warm-up and measured request counts for an echo of {@code size} bytes. */
@@ -101,6 +105,7 @@ record Profile(
         Duration.ofSeconds(2),
         new double[] {0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1},
         2,
+        5,
         5);
   }
 }

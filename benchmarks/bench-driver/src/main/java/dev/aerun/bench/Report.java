@@ -88,6 +88,7 @@ final class Report {
             + " *legacy / HttpConnector* (what legacy mode costs over HttpConnector mode). What"
             + " each figure means: docs/BENCHMARKS.md.\n\n");
     generator();
+    steal();
     if (!results.measurementProblems.isEmpty()) {
       md.append("> **Measurement problems**: bare Jetty does the least work of the peers on the")
           .append(" same app, yet\n");
@@ -156,6 +157,44 @@ final class Report {
               g.fixedRatePhases()));
     }
     md.append("Calibration: ").append(g.calibration()).append(".\n\n");
+  }
+
+  /**
+   * The hypervisor's steal, at the top beside the generator's lag: a virtual machine's host can
+   * take the CPU from server and generator alike, and the figures then measure the host.
+   */
+  private void steal() {
+    Results.StealSummary s = results.steal;
+    if (s == null) {
+      return;
+    }
+    if (Double.isNaN(s.runPercent())) {
+      md.append("Hypervisor steal: not known on this machine (no steal figure in /proc/stat).\n\n");
+      return;
+    }
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "Hypervisor steal (CPU time the virtual machine's host took, /proc/stat): %s of the"
+                + " machine's CPU over the run. A timed phase that saw more than %s is run again,"
+                + " up to %d runs, keeping the least disturbed: %d of %d phases were run again.",
+            Steal.percent(s.runPercent()),
+            Steal.percent(s.maxPercent()),
+            s.attempts(),
+            s.rerun(),
+            s.phases()));
+    if (s.disturbed() > 0) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "%n%n> **%d of the %d timed phases were still disturbed by the hypervisor** (up to"
+                  + " %s steal in the run kept): their figures measure the host as much as the"
+                  + " servers; the tables count them per peer.",
+              s.disturbed(),
+              s.phases(),
+              Steal.percent(s.worstPercent())));
+    }
+    md.append("\n\n");
   }
 
   private void targets() {
@@ -287,15 +326,18 @@ final class Report {
         String.format(
             Locale.ROOT,
             "From starting the server process to the first 200 of `GET /hello` on a new"
-                + " connection, and the resident set size right after it; median of %d.%n%n",
+                + " connection, and the resident set size right after it; median of %d (starts"
+                + " the hypervisor's steal disturbed left out when others were not).%n%n",
             samples));
     t.table(
         "Figure",
-        List.of("Start to first 200", "RSS after the first request"),
+        List.of("Start to first 200", "RSS after the first request", "Highest steal in a start"),
         List.of(
             ReportTables.values(rows, ColdStartRow::medianStartMillis),
-            ReportTables.values(rows, r -> (double) r.medianRssBytes())),
-        List.of(Report::millisCoarse, Report::bytes));
+            ReportTables.values(rows, r -> (double) r.medianRssBytes()),
+            ReportTables.values(
+                rows, r -> r.stealPercent().stream().mapToDouble(d -> d).max().orElse(Double.NaN))),
+        List.of(Report::millisCoarse, Report::bytes, Steal::percent));
     t.chart(
         "cold-start.svg",
         "Cold start: process start to first 200 (hello, EE10)",

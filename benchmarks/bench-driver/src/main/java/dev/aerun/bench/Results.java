@@ -20,6 +20,7 @@ final class Results {
   final List<TargetRow> targets = new ArrayList<>();
   final List<String> measurementProblems = new ArrayList<>();
   Generator generator;
+  StealSummary steal;
   final List<Failure> failures = new ArrayList<>();
 
   // Public getters for Jackson, in the order the file lists them.
@@ -67,6 +68,10 @@ final class Results {
     return generator;
   }
 
+  public StealSummary getSteal() {
+    return steal;
+  }
+
   public List<Failure> getFailures() {
     return failures;
   }
@@ -92,6 +97,27 @@ final class Results {
       List<String> ees,
       double loadAverageBefore,
       double loadAverageAfter) {}
+
+  /**
+   * The hypervisor's steal over the run and what it cost (see {@link Steal}).
+   *
+   * @param runPercent steal over the whole run, in percent of the machine's CPU time (NaN where the
+   *     machine does not say)
+   * @param maxPercent the most a timed phase may see and still count
+   * @param attempts runs a timed phase gets at most
+   * @param phases timed phases measured
+   * @param rerun phases run more than once because of steal
+   * @param disturbed phases still over the bound in the run kept: their figures are marked
+   * @param worstPercent the most steal a kept run saw
+   */
+  record StealSummary(
+      double runPercent,
+      double maxPercent,
+      int attempts,
+      int phases,
+      int rerun,
+      int disturbed,
+      double worstPercent) {}
 
   /** A peer as the report names it. */
   record PeerInfo(String id, String label) {}
@@ -145,7 +171,8 @@ final class Results {
       double allocatedBytesPerRequest,
       long jitMillis,
       long gcPauseMillis,
-      PhaseLag lag) {}
+      PhaseLag lag,
+      double stealPercent) {}
 
   /**
    * The load generator over one fixed-rate phase.
@@ -218,16 +245,22 @@ final class Results {
       long errors,
       Percentiles latencyMillis,
       long maxSendLagMicros,
-      PhaseLag lag) {}
+      PhaseLag lag,
+      double stealPercent) {}
 
-  /** One run of a rate the capacity search tried; {@code lagP99Millis} is the generator's. */
+  /**
+   * One run of a rate the capacity search tried; {@code lagP99Millis} is the generator's, {@code
+   * stealPercent} the hypervisor's over the run kept, {@code attempts} the runs it took.
+   */
   record CapacityStep(
       double targetRate,
       double achievedRate,
       double p99Millis,
       double lagP99Millis,
       long errors,
-      boolean passed) {}
+      boolean passed,
+      double stealPercent,
+      int attempts) {}
 
   /**
    * One round of the capacity scenario on one peer: the closed-loop peak, then the search down from
@@ -236,6 +269,7 @@ final class Results {
    * @param serverCpuMicrosPerRequestAtPeak the server process's CPU per request in the peak run
    * @param serverJitCpuMillisAtPeak its JIT compiler threads' CPU time in that run
    * @param generatorCpuMicrosPerRequestAtPeak the load generator's CPU per request in that run
+   * @param peakStealPercent the hypervisor's steal over the peak run kept
    */
   record CapacityRound(
       int round,
@@ -245,6 +279,7 @@ final class Results {
       double serverCpuMicrosPerRequestAtPeak,
       double serverJitCpuMillisAtPeak,
       double generatorCpuMicrosPerRequestAtPeak,
+      double peakStealPercent,
       List<CapacityStep> steps) {}
 
   /**
@@ -264,10 +299,14 @@ final class Results {
       Stats.Spread serverCpuMicrosPerRequestAtPeak,
       List<CapacityRound> rounds) {}
 
-  /** Process start to the first 200, and the resident set size right after it. */
+  /**
+   * Process start to the first 200, and the resident set size right after it; the median leaves out
+   * starts disturbed by the hypervisor's steal when others are not.
+   */
   record ColdStartRow(
       String peer,
       List<Double> startMillis,
+      List<Double> stealPercent,
       double medianStartMillis,
       List<Long> rssBytes,
       long medianRssBytes) {}

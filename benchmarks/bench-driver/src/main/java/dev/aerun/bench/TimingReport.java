@@ -60,6 +60,15 @@ final class TimingReport {
     return peers == 0 ? 0 : Math.max(1, rows.size() / peers);
   }
 
+  /** 1 for a phase the hypervisor still disturbed after its re-runs, else 0. */
+  private double disturbed(double stealPercent) {
+    return results.steal != null && stealPercent > results.steal.maxPercent() ? 1 : 0;
+  }
+
+  private static String tenths(double value) {
+    return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%.1f", value);
+  }
+
   void cpu() throws IOException {
     List<CpuRow> rows = results.cpu;
     if (rows.isEmpty()) {
@@ -101,7 +110,9 @@ final class TimingReport {
             "GC pauses in the window (ms)",
             "Generator lag p99 (ms)",
             "Generator CPU per request",
-            "Rounds not measurable (lag)"),
+            "Rounds not measurable (lag)",
+            "Hypervisor steal (%)",
+            "Rounds disturbed (steal)"),
         List.of(
             medians(rows, CpuRow::peer, CpuRow::achievedRate),
             sums(rows, CpuRow::peer, r -> r.errors()),
@@ -110,15 +121,19 @@ final class TimingReport {
             medians(rows, CpuRow::peer, r -> r.gcPauseMillis()),
             medians(rows, CpuRow::peer, r -> r.lag().p99Millis()),
             medians(rows, CpuRow::peer, r -> r.lag().cpuMicrosPerRequest()),
-            sums(rows, CpuRow::peer, r -> r.lag().measurable() ? 0 : 1)),
+            sums(rows, CpuRow::peer, r -> r.lag().measurable() ? 0 : 1),
+            medians(rows, CpuRow::peer, CpuRow::stealPercent),
+            sums(rows, CpuRow::peer, r -> disturbed(r.stealPercent()))),
         List.of(
             Report::rate,
             Report::count,
-            v -> String.format(Locale.ROOT, "%.1f", v),
+            TimingReport::tenths,
             Report::count,
             Report::count,
             Report::millis,
             Report::micros,
+            Report::count,
+            TimingReport::tenths,
             Report::count),
         false);
     Map<String, Double> gross = medians(rows, CpuRow::peer, CpuRow::cpuMicrosPerRequest);
@@ -173,20 +188,26 @@ final class TimingReport {
             "Errors (all rounds)",
             "Generator lag p99 (ms)",
             "Generator CPU per request",
-            "Rounds not measurable (lag)"),
+            "Rounds not measurable (lag)",
+            "Hypervisor steal (%)",
+            "Rounds disturbed (steal)"),
         List.of(
             medians(rows, LatencyRow::peer, LatencyRow::targetRate),
             medians(rows, LatencyRow::peer, LatencyRow::achievedRate),
             sums(rows, LatencyRow::peer, r -> r.errors()),
             medians(rows, LatencyRow::peer, r -> r.lag().p99Millis()),
             medians(rows, LatencyRow::peer, r -> r.lag().cpuMicrosPerRequest()),
-            sums(rows, LatencyRow::peer, r -> r.lag().measurable() ? 0 : 1)),
+            sums(rows, LatencyRow::peer, r -> r.lag().measurable() ? 0 : 1),
+            medians(rows, LatencyRow::peer, LatencyRow::stealPercent),
+            sums(rows, LatencyRow::peer, r -> disturbed(r.stealPercent()))),
         List.of(
             Report::rate,
             Report::rate,
             Report::count,
             Report::millis,
             Report::micros,
+            Report::count,
+            TimingReport::tenths,
             Report::count),
         false);
     List<Map<String, Double>> percentiles =
@@ -227,7 +248,9 @@ final class TimingReport {
             + " request when the previous answer is in), then fixed open-loop rates searched down"
             + " from that peak (95 %, 90 %, 80 %, … of it, then bisection); a rate passes with no"
             + " error, p99 under the bound and at least 95 % of it achieved, and is run until two"
-            + " runs agree. Median (min–max) of the rounds; ≈ marks a ratio within noise.\n\n");
+            + " runs agree. A peak or a step run while the hypervisor took more than the allowed"
+            + " steal is run again; *s* is the steal over the run kept and *×n* how many runs it"
+            + " took. Median (min–max) of the rounds; ≈ marks a ratio within noise.\n\n");
     Map<String, CapacityRow> byPeer =
         rows.stream().collect(Collectors.toMap(CapacityRow::peer, r -> r, (a, b) -> a));
     Map<String, Stats.Spread> generatorCpu = new LinkedHashMap<>();
@@ -259,7 +282,9 @@ final class TimingReport {
             jit,
             generatorCpu),
         List.of("%.0f", "%.0f", "%.1f µs", "%.0f", "%.1f µs"));
-    md.append("| Peer | Round: peak → capacity; steps (rate: p99 / generator lag p99, pass) |\n");
+    md.append(
+        "| Peer | Round: peak (steal) → capacity; steps (rate: p99 / generator lag p99, steal,"
+            + " pass) |\n");
     md.append("|---|---|\n");
     for (Peer peer : t.peers) {
       CapacityRow row = byPeer.get(peer.id);
@@ -271,9 +296,10 @@ final class TimingReport {
         cells.add(
             String.format(
                     Locale.ROOT,
-                    "%d: %.0f → %.0f; ",
+                    "%d: %.0f (s %s) → %.0f; ",
                     round.round(),
                     round.peakRate(),
+                    tenths(round.peakStealPercent()),
                     round.capacityRate())
                 + round.steps().stream().map(TimingReport::step).collect(Collectors.joining(", ")));
       }
@@ -299,10 +325,12 @@ final class TimingReport {
   private static String step(CapacityStep s) {
     return String.format(
         Locale.ROOT,
-        "%.0f: %.2f / %.2f ms %s",
+        "%.0f: %.2f / %.2f ms, s %s%s %s",
         s.targetRate(),
         s.p99Millis(),
         s.lagP99Millis(),
+        tenths(s.stealPercent()),
+        s.attempts() > 1 ? " ×" + s.attempts() : "",
         s.passed() ? "✓" : "✗");
   }
 

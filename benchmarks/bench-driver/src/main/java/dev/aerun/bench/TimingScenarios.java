@@ -26,12 +26,14 @@ final class TimingScenarios {
   private final Profile profile;
   private final double p99BoundMillis;
   private final byte[] cpuBody;
+  private final Steal steal;
   private final Map<String, Double> idleCpuMillisPerSecond = new HashMap<>();
 
-  TimingScenarios(Profile profile, double p99BoundMillis, byte[] cpuBody) {
+  TimingScenarios(Profile profile, double p99BoundMillis, byte[] cpuBody, Steal steal) {
     this.profile = profile;
     this.p99BoundMillis = p99BoundMillis;
     this.cpuBody = cpuBody;
+    this.steal = steal;
   }
 
   Load cpuLoad() {
@@ -55,13 +57,13 @@ final class TimingScenarios {
           peer, (idleEnd.processCpuNanos() - idleStart.processCpuNanos()) / 1e6 / idleSeconds);
     }
     double idle = idleCpuMillisPerSecond.getOrDefault(peer, 0.0);
-    ServerStats s1 = ServerStats.fetch(client, port);
-    CpuClock.ProcessCpu c1 = CpuClock.of(server.pid());
-    long t1 = System.nanoTime();
-    RateRun run = client.openLoop(port, load, profile.cpuRate(), profile.measure());
-    CpuClock.ProcessCpu window = CpuClock.of(server.pid()).minus(c1);
-    ServerStats s2 = ServerStats.fetch(client, port);
-    double seconds = (System.nanoTime() - t1) / 1e9;
+    Steal.Measured<CpuWindow> measured = steal.measure(() -> cpuWindow(client, server, port, load));
+    CpuWindow w = measured.value();
+    RateRun run = w.run();
+    CpuClock.ProcessCpu window = w.window();
+    ServerStats s1 = w.before();
+    ServerStats s2 = w.after();
+    double seconds = w.seconds();
     long answered = Math.max(1, run.ok());
     double cpuNanos =
         window.known() ? window.totalNanos() : s2.processCpuNanos() - s1.processCpuNanos();
@@ -88,25 +90,63 @@ final class TimingScenarios {
             allocated,
             Math.round(jitNanos / 1e6),
             s2.gcPauseMillis() - s1.gcPauseMillis(),
-            lag));
+            lag,
+            measured.stealPercent()));
     return String.format(
         Locale.ROOT,
-        "%.0f µs CPU/request (%.0f without JIT), %s/request, lag p99 %s%s",
+        "%.0f µs CPU/request (%.0f without JIT), %s/request, lag p99 %s%s%s",
         perRequest,
         netOfJit,
         Report.bytes(allocated),
         Report.millis(lag.p99Millis()),
+        stealNote(measured),
         run.errors() > 0 ? ", " + run.errors() + " errors" : "");
+  }
+
+  /** The measured window of the CPU scenario: the run and the server's figures around it. */
+  private record CpuWindow(
+      RateRun run,
+      CpuClock.ProcessCpu window,
+      ServerStats before,
+      ServerStats after,
+      double seconds) {}
+
+  private CpuWindow cpuWindow(LoadGenerator client, ServerProcess server, int port, Load load)
+      throws Exception {
+    ServerStats s1 = ServerStats.fetch(client, port);
+    CpuClock.ProcessCpu c1 = CpuClock.of(server.pid());
+    long t1 = System.nanoTime();
+    RateRun run = client.openLoop(port, load, profile.cpuRate(), profile.measure());
+    CpuClock.ProcessCpu window = CpuClock.of(server.pid()).minus(c1);
+    ServerStats s2 = ServerStats.fetch(client, port);
+    return new CpuWindow(run, window, s1, s2, (System.nanoTime() - t1) / 1e9);
+  }
+
+  /** ", steal 4.1 % (2 runs)" when the hypervisor took enough to mention. */
+  static String stealNote(Steal.Measured<?> m) {
+    if (m.attempts() == 1 && !m.disturbed()) {
+      return "";
+    }
+    return ", steal "
+        + Steal.percent(m.stealPercent())
+        + " ("
+        + m.attempts()
+        + (m.attempts() == 1 ? " run" : " runs")
+        + (m.disturbed() ? ", disturbed" : "")
+        + ")";
   }
 
   /** Open loop at a fixed rate: latency percentiles, corrected for coordinated omission. */
   String latency(
-      LoadGenerator client, Peer peer, int port, long size, int rate, int round, Results results) {
+      LoadGenerator client, Peer peer, int port, long size, int rate, int round, Results results)
+      throws Exception {
     Load load = new Load("GET", "/bytes?size=" + size, null);
     if (round == 1) {
       client.openLoop(port, load, rate, profile.warmup());
     }
-    RateRun run = client.openLoop(port, load, rate, profile.measure());
+    Steal.Measured<RateRun> measured =
+        steal.measure(() -> client.openLoop(port, load, rate, profile.measure()));
+    RateRun run = measured.value();
     Percentiles p = Percentiles.of(run.latency());
     PhaseLag lag = PhaseLag.of(run);
     results.latency.add(
@@ -121,16 +161,18 @@ final class TimingScenarios {
             run.errors(),
             p,
             run.maxSendLagMicros(),
-            lag));
+            lag,
+            measured.stealPercent()));
     return String.format(
         Locale.ROOT,
-        "p50 %.2f / p99 %.2f / max %.1f ms, %.0f/s, lag p99 %s%s%s",
+        "p50 %.2f / p99 %.2f / max %.1f ms, %.0f/s, lag p99 %s%s%s%s",
         p.p50(),
         p.p99(),
         p.max(),
         run.achievedRate(),
         Report.millis(lag.p99Millis()),
         lag.measurable() ? "" : " (not measurable)",
+        stealNote(measured),
         run.errors() > 0 ? ", " + run.errors() + " errors" : "");
   }
 
@@ -138,15 +180,15 @@ final class TimingScenarios {
    * Small responses: the closed-loop peak, then the highest fixed rate with p99 under the bound,
    * searched down from the peak.
    */
-  CapacityRound capacity(LoadGenerator client, ServerProcess server, int port, int round) {
+  CapacityRound capacity(LoadGenerator client, ServerProcess server, int port, int round)
+      throws Exception {
     Load load = new Load("GET", "/hello", null);
     if (round == 1) {
       warmUp(client, server.pid(), port, load, profile.warmupTime());
     }
-    CpuClock.ProcessCpu before = CpuClock.of(server.pid());
-    ClosedRun peak =
-        client.closedLoop(port, load, LoadGenerator.CLOSED_LOOP_CONNECTIONS, profile.peakTime());
-    CpuClock.ProcessCpu serverCpu = CpuClock.of(server.pid()).minus(before);
+    Steal.Measured<PeakRun> measured = steal.measure(() -> peak(client, server, port, load));
+    ClosedRun peak = measured.value().run();
+    CpuClock.ProcessCpu serverCpu = measured.value().serverCpu();
     long answered = Math.max(1, peak.ok() + peak.errors());
     CapacitySearch.Found found =
         CapacitySearch.search(
@@ -162,7 +204,18 @@ final class TimingScenarios {
         serverCpu.known() ? serverCpu.totalNanos() / 1000.0 / answered : Double.NaN,
         serverCpu.known() ? serverCpu.compilerNanos() / 1e6 : Double.NaN,
         peak.generatorCpuMicrosPerRequest(),
+        measured.stealPercent(),
         found.steps());
+  }
+
+  /** A closed-loop peak run and the server's CPU over it. */
+  private record PeakRun(ClosedRun run, CpuClock.ProcessCpu serverCpu) {}
+
+  private PeakRun peak(LoadGenerator client, ServerProcess server, int port, Load load) {
+    CpuClock.ProcessCpu before = CpuClock.of(server.pid());
+    ClosedRun run =
+        client.closedLoop(port, load, LoadGenerator.CLOSED_LOOP_CONNECTIONS, profile.peakTime());
+    return new PeakRun(run, CpuClock.of(server.pid()).minus(before));
   }
 
   /**
@@ -196,14 +249,34 @@ final class TimingScenarios {
   }
 
   private CapacityStep capacityStep(LoadGenerator client, int port, Load load, double rate) {
-    client.openLoop(port, load, rate, profile.capacityWarmup());
-    RateRun run = client.openLoop(port, load, rate, profile.capacityStep());
+    Steal.Measured<RateRun> measured;
+    try {
+      measured =
+          steal.measure(
+              () -> {
+                client.openLoop(port, load, rate, profile.capacityWarmup());
+                RateRun run = client.openLoop(port, load, rate, profile.capacityStep());
+                // Let whatever queued drain before the next run.
+                ServerProcess.sleepMillis(100);
+                return run;
+              });
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    RateRun run = measured.value();
     double p99 = run.p99Millis();
     boolean passed =
         CapacitySearch.passes(rate, run.achievedRate(), p99, run.errors(), p99BoundMillis);
-    // Let whatever queued drain before the next step.
-    ServerProcess.sleepMillis(100);
     return new CapacityStep(
-        rate, run.achievedRate(), p99, run.lagP99Millis(), run.errors(), passed);
+        rate,
+        run.achievedRate(),
+        p99,
+        run.lagP99Millis(),
+        run.errors(),
+        passed,
+        measured.stealPercent(),
+        measured.attempts());
   }
 }

@@ -19,7 +19,7 @@ class CapacitySearchTest {
     return rate -> {
       tried.add(rate);
       boolean ok = passes.test(rate);
-      return new CapacityStep(rate, rate, ok ? 1 : 50, 0.01, 0, ok);
+      return new CapacityStep(rate, rate, ok ? 1 : 50, 0.01, 0, ok, 0, 1);
     };
   }
 
@@ -48,7 +48,7 @@ class CapacitySearchTest {
         CapacitySearch.agreed(
             rate -> {
               boolean ok = calls[0]++ != 0;
-              return new CapacityStep(rate, rate, 1, 0, 0, ok);
+              return new CapacityStep(rate, rate, 1, 0, 0, ok, 0, 1);
             },
             5000,
             steps);
@@ -60,7 +60,7 @@ class CapacitySearchTest {
     // Passes once, then fails twice.
     assertFalse(
         CapacitySearch.agreed(
-            rate -> new CapacityStep(rate, rate, 1, 0, 0, calls[0]++ == 0), 5000, steps));
+            rate -> new CapacityStep(rate, rate, 1, 0, 0, calls[0]++ == 0, 0, 1), 5000, steps));
     assertEquals(3, steps.size());
   }
 

@@ -208,7 +208,8 @@ final class ReliabilityReport {
       md.append("\n## Capacity (p99 <= ")
           .append(fmt(options.p99BoundMillis()))
           .append(
-              " ms)\n\n| Mode | Rate | How | Steps (rate: p99 ms, errors) |\n|---|---|---|---|\n");
+              " ms)\n\n| Mode | Rate | How | Steps (rate: p99 ms, errors, hypervisor steal %) |\n"
+                  + "|---|---|---|---|\n");
       for (CapacityRow row : results.capacity) {
         StringBuilder steps = new StringBuilder();
         row.steps()
@@ -217,10 +218,11 @@ final class ReliabilityReport {
                     steps.append(
                         String.format(
                             Locale.ROOT,
-                            "%.0f: %.1f, %d; ",
+                            "%.0f: %.1f, %d, %.1f; ",
                             s.targetRate(),
                             s.p99Millis(),
-                            s.errors())));
+                            s.errors(),
+                            s.stealPercent())));
         md.append(
             String.format(
                 Locale.ROOT,

@@ -62,7 +62,9 @@ final class ReliabilityResults {
   record Criterion(String peer, String part, String criterion, String figure, boolean pass) {}
 
   /** One step of the capacity search: GET /hello at a fixed rate. */
-  record CapacityStep(double targetRate, double achievedRate, double p99Millis, long errors) {}
+  /** One capacity step; {@code stealPercent} is the hypervisor's over the run kept. */
+  record CapacityStep(
+      double targetRate, double achievedRate, double p99Millis, long errors, double stealPercent) {}
 
   /** The capacity the overload multiplies: measured (with its steps) or given. */
   record CapacityRow(String peer, double rate, boolean measured, List<CapacityStep> steps) {}

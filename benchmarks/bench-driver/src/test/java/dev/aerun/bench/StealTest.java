@@ -1,0 +1,86 @@
+package dev.aerun.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class StealTest {
+
+  @Test
+  void readsStealFromTheCpuLine() {
+    Steal.Sample a = Steal.Sample.parse("cpu  3783748 40567 274171 538008 2115 0 17373 113907 0 0");
+    Steal.Sample b = Steal.Sample.parse("cpu  3784042 40567 274355 541965 2115 0 17397 114085 0 0");
+    assertEquals(113907, a.stealTicks());
+    // 178 ticks of steal out of 4,637 ticks in all.
+    assertEquals(100.0 * 178 / 4637, a.percentUntil(b), 1e-9);
+  }
+
+  @Test
+  void noStealFigureIsUnknownNotZero() {
+    Steal.Sample old = Steal.Sample.parse("cpu  1 2 3 4 5 6 7");
+    assertFalse(old.known());
+    assertTrue(Double.isNaN(old.percentUntil(old)));
+    // Unknown steal never makes a phase run again.
+    Steal steal = new Steal(3, 5, () -> Steal.Sample.UNKNOWN);
+    AtomicInteger runs = new AtomicInteger();
+    assertDoesNotRerun(steal, runs);
+  }
+
+  private static void assertDoesNotRerun(Steal steal, AtomicInteger runs) {
+    try {
+      Steal.Measured<Integer> m = steal.measure(runs::incrementAndGet);
+      assertEquals(1, runs.get());
+      assertEquals(1, m.attempts());
+      assertFalse(m.disturbed());
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void aDisturbedPhaseRunsAgainUntilOneIsNot() throws Exception {
+    // Per run: steal 10 %, then 20 %, then 1 % (a sample before and after each run).
+    Steal steal = new Steal(3, 5, clock(0, 0, 10, 10, 30, 30, 31));
+    AtomicInteger runs = new AtomicInteger();
+    Steal.Measured<Integer> m = steal.measure(runs::incrementAndGet);
+    assertEquals(3, m.attempts());
+    assertEquals(3, m.value(), "the undisturbed run is the one kept");
+    assertEquals(1.0, m.stealPercent(), 1e-9);
+    assertFalse(m.disturbed());
+    Results.StealSummary summary = steal.summary();
+    assertEquals(1, summary.phases());
+    assertEquals(1, summary.rerun());
+    assertEquals(0, summary.disturbed());
+  }
+
+  @Test
+  void afterItsAttemptsThePhaseKeepsTheLeastDisturbedRunAndSaysSo() throws Exception {
+    // Per run: steal 10 %, 5 %, 20 %.
+    Steal steal = new Steal(3, 3, clock(0, 0, 10, 10, 15, 15, 35));
+    AtomicInteger runs = new AtomicInteger();
+    Steal.Measured<Integer> m = steal.measure(runs::incrementAndGet);
+    assertEquals(3, runs.get());
+    assertEquals(2, m.value());
+    assertEquals(5.0, m.stealPercent(), 1e-9);
+    assertTrue(m.disturbed());
+    assertEquals(1, steal.summary().disturbed());
+  }
+
+  /**
+   * A clock whose samples carry {@code steal} ticks each, 100 ticks apart: the first is taken when
+   * the rule is made, then one before and one after each run.
+   */
+  private static java.util.function.Supplier<Steal.Sample> clock(long... steal) {
+    ArrayDeque<Steal.Sample> samples = new ArrayDeque<>();
+    long total = 0;
+    for (long s : steal) {
+      samples.add(new Steal.Sample(s, total));
+      total += 100;
+    }
+    return () -> samples.isEmpty() ? new Steal.Sample(0, Long.MAX_VALUE) : samples.poll();
+  }
+}
