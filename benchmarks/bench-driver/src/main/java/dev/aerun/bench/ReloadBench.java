@@ -111,8 +111,14 @@ final class ReloadBench {
     }
   }
 
-  /** After a full GC: heap used, classes loaded, live webapp class loaders. */
+  /**
+   * After a full GC: heap used, classes loaded, live webapp class loaders. Collected twice, with
+   * the finalizers run in between: a single collection leaves the last old webapp, which some of
+   * its objects keep until their finalizers have run, and counts two loaders where one is live.
+   */
   private static String memoryLine(Process runtime, int reloads) throws Exception {
+    jcmd(runtime.pid(), "GC.run");
+    jcmd(runtime.pid(), "GC.run_finalization");
     jcmd(runtime.pid(), "GC.run");
     String heap = jcmd(runtime.pid(), "GC.heap_info");
     Matcher used = Pattern.compile("used (\\d+)K").matcher(heap);

@@ -62,7 +62,73 @@ class DevServerTest {
       assertRedeploysWithNoFailedRequest(
           runtime, () -> Files.write(app.resolve(HELLO_CLASS), compileHello("Hello again", temp)));
       assertTrue(runtime.output().contains("watching 4 path(s) for changes"), runtime.output());
+      assertFurtherReloadsKeepNoMountedJars(runtime, app);
     }
+  }
+
+  /**
+   * Reloads a few more times and counts the jar file systems the process keeps, which must not grow
+   * with the reloads. Jetty caches what the container jars hold (tag libraries, fragments) in the
+   * server, keyed by the jar resources each webapp mounts afresh: left on, every reload kept one
+   * more mounted jar that no later webapp finds. Counted from outside, as an operator would ({@code
+   * jcmd}).
+   */
+  private void assertFurtherReloadsKeepNoMountedJars(RuntimeProcess runtime, Path app)
+      throws Exception {
+    String mountedJar = "jdk.nio.zipfs.ZipFileSystem";
+    byte[][] variants = {
+      compileHello("Hello 2", temp.resolve("v2")), compileHello("Hello 3", temp.resolve("v3"))
+    };
+    // Counted from the second reload on, when the process holds as many old webapps as it will.
+    long before = -1;
+    int reloads = 4;
+    for (int i = 0; i <= reloads; i++) {
+      Files.write(app.resolve(HELLO_CLASS), variants[i % 2]);
+      runtime.awaitOutput(Pattern.compile("(?s)(Reloaded app in .*){" + (2 + i) + "}"));
+      if (i == 0) {
+        before = liveInstances(runtime.pid(), mountedJar);
+      }
+    }
+    assertEquals("Hello 2", Http.get(runtime.uri("/hello")).body());
+    long after = liveInstances(runtime.pid(), mountedJar);
+    assertTrue(before > 0, "the app's jars are mounted: the count sees them");
+    assertTrue(
+        after <= before,
+        "mounted jar file systems alive after 2 reloads: "
+            + before
+            + ", after "
+            + (2 + reloads)
+            + ": "
+            + after);
+  }
+
+  /**
+   * Live instances of {@code className} in process {@code pid} ({@code jcmd GC.class_histogram},
+   * which collects first). Read twice, the second time counts: a first collection leaves what waits
+   * for finalization, an old webapp's resources among them.
+   */
+  private static long liveInstances(long pid, String className) throws Exception {
+    jcmd(pid, "GC.run");
+    jcmd(pid, "GC.run_finalization");
+    // Rows read "  num:  instances  bytes  class name"; a class with no instance has no row.
+    return jcmd(pid, "GC.class_histogram")
+        .lines()
+        .map(String::trim)
+        .map(line -> line.split("\\s+"))
+        .filter(row -> row.length >= 4 && row[3].equals(className))
+        .mapToLong(row -> Long.parseLong(row[1]))
+        .sum();
+  }
+
+  private static String jcmd(long pid, String command) throws Exception {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    Process p =
+        new ProcessBuilder(jcmd.toString(), String.valueOf(pid), command)
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(p.getInputStream().readAllBytes());
+    assertEquals(0, p.waitFor(), output);
+    return output;
   }
 
   @Test
