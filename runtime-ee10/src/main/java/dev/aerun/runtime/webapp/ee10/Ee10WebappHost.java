@@ -25,10 +25,9 @@ import org.eclipse.jetty.server.handler.ContextHandler;
 
 /**
  * {@code jakarta.servlet} apps on Jetty's ee10 environment; the steps are {@link
- * EeWebapp#configure}'s. The ee8 and ee11 hosts are generated from this file at build time (see
- * {@code build/source-transform.xml}), so it names only what Jetty's ee8, ee10 and ee11
- * environments share; where their APIs differ it asks {@link Ee10Jetty}, of which each EE has its
- * own.
+ * EeWebapp#configure}'s. One source for every EE: the ee8 and ee11 hosts are generated from this
+ * file at build time (see {@code build/source-transform.xml}), so it names only what their Jetty
+ * environments share, and asks {@link Ee10Jetty} (each EE has its own) where they differ.
  */
 public final class Ee10WebappHost implements WebappHost {
 
