@@ -211,17 +211,9 @@ final class RuntimeStarter {
                     AppSettings.effective(deployed.descriptor(), options),
                     options,
                     deployed.capacity())));
-    try {
-      server.start();
-    } catch (Exception | LinkageError e) {
-      stopQuietly(server::stop);
-      throw startFailed(app.displayName(), e);
-    }
-    // Stop signals are ours before the start line, which is when a platform may send one.
-    RunningRuntime running =
-        new RunningRuntime(
-            options.shutdownGrace(),
-            RunningRuntime.Servers.of(server::join, server::drain, server::stop));
+    RunningRuntime.Servers servers =
+        RunningRuntime.Servers.of(server::join, server::drain, server::stop);
+    RunningRuntime running = start(app.displayName(), options, server::start, servers);
     logServing(
         app.displayName(),
         "HttpConnector mode (" + deployed.selection().ee() + ")",
@@ -287,16 +279,11 @@ final class RuntimeStarter {
                 transport,
                 AppSettings.environment(deployed.descriptor(), options)));
     Path socketsToDelete = socketDirectory;
-    try {
-      server.start();
-    } catch (Exception | LinkageError e) {
-      stopQuietly(server::stop);
-      UnixSockets.deleteQuietly(socketsToDelete);
-      throw startFailed(app.displayName(), e);
-    }
     RunningRuntime running =
-        new RunningRuntime(
-            options.shutdownGrace(),
+        start(
+            app.displayName(),
+            options,
+            server::start,
             RunningRuntime.Servers.of(
                 server::join,
                 server::drain,
@@ -335,16 +322,9 @@ final class RuntimeStarter {
                 AppSettings.limits(AppSettings.effective(deployed.descriptor(), options), options),
                 deployed.capacity(),
                 listen));
-    try {
-      server.start();
-    } catch (Exception e) {
-      stopQuietly(server::stop);
-      throw startFailed(app.displayName(), e);
-    }
-    RunningRuntime running =
-        new RunningRuntime(
-            options.shutdownGrace(),
-            RunningRuntime.Servers.of(server::join, server::drain, server::stop));
+    RunningRuntime.Servers servers =
+        RunningRuntime.Servers.of(server::join, server::drain, server::stop);
+    RunningRuntime running = start(app.displayName(), options, server::start, servers);
     // Not the "at http://" of a public port: nothing here serves HTTP.
     log.info(
         String.format(
@@ -382,15 +362,11 @@ final class RuntimeStarter {
                 new FrontServer.Spec(publicServer(effective, options, capacity), environment, true),
                 target));
     String shown = name != null ? name : environment.applicationId();
-    try {
-      front.start();
-    } catch (Exception e) {
-      stopQuietly(front::stop);
-      throw startFailed("the front end for " + shown, e);
-    }
     RunningRuntime running =
-        new RunningRuntime(
-            options.shutdownGrace(),
+        start(
+            "the front end for " + shown,
+            options,
+            front::start,
             RunningRuntime.Servers.of(front::join, front::drain, front::stop));
     logServing(
         shown, "legacy RPC mode (front end, runtime at " + target + ")", options, front.port(), "");
@@ -451,6 +427,29 @@ final class RuntimeStarter {
     }
     String message = root.getMessage();
     return root.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+  }
+
+  /**
+   * Starts the servers with {@code start}; if that fails, stops them (their {@code stop} also
+   * undoes what they made around them) and fails with one line naming {@code what}. Returns the
+   * runtime that drains and stops them on a signal: stop signals are ours before the start line,
+   * which is when a platform may send one.
+   */
+  private static RunningRuntime start(
+      String what, LaunchOptions options, Start start, RunningRuntime.Servers servers)
+      throws StartupException {
+    try {
+      start.start();
+    } catch (Exception | LinkageError e) {
+      stopQuietly(servers::stop);
+      throw startFailed(what, e);
+    }
+    return new RunningRuntime(options.shutdownGrace(), servers);
+  }
+
+  /** A server's start. */
+  private interface Start {
+    void start() throws Exception;
   }
 
   /** Something to stop while already failing. */
