@@ -41,38 +41,34 @@ final class Ee10Jetty {
     return webapp.getSessionHandler();
   }
 
-  /** The error handler: the app's {@code <error-page>}s, else {@link NoDetailsErrorHandler}'s. */
+  /**
+   * The error handler: the app's {@code <error-page>}s, else {@link NoDetailsErrorHandler}'s policy
+   * (details only for a development runtime's own machine).
+   */
   static ErrorPageErrorHandler errorPages(boolean development) {
-    return new ErrorPages(development);
-  }
-
-  /** Honours {@code <error-page>} mappings; otherwise {@link NoDetailsErrorHandler}'s policy. */
-  private static final class ErrorPages extends ErrorPageErrorHandler {
-    private final boolean development;
-
-    ErrorPages(boolean development) {
-      this.development = development;
-      NoDetailsErrorHandler.hideDetails(this, development);
-    }
-
-    @Override
-    protected void generateResponse(
-        Request request,
-        Response response,
-        int code,
-        String message,
-        Throwable cause,
-        Callback callback)
-        throws IOException {
-      boolean details =
-          NoDetailsErrorHandler.showsDetails(development, Request.getRemoteAddr(request));
-      super.generateResponse(
-          request,
-          response,
-          code,
-          details ? message : NoDetailsErrorHandler.safeReason(code),
-          details ? cause : null,
-          callback);
-    }
+    ErrorPageErrorHandler pages =
+        new ErrorPageErrorHandler() {
+          @Override
+          protected void generateResponse(
+              Request request,
+              Response response,
+              int code,
+              String message,
+              Throwable cause,
+              Callback callback)
+              throws IOException {
+            boolean details =
+                NoDetailsErrorHandler.showsDetails(development, Request.getRemoteAddr(request));
+            super.generateResponse(
+                request,
+                response,
+                code,
+                details ? message : NoDetailsErrorHandler.safeReason(code),
+                details ? cause : null,
+                callback);
+          }
+        };
+    NoDetailsErrorHandler.hideDetails(pages, development);
+    return pages;
   }
 }

@@ -47,38 +47,35 @@ final class Ee8Jetty {
     return webapp.getSessionHandler().getSessionManager();
   }
 
-  /** The error handler: the app's {@code <error-page>}s, else {@link NoDetailsErrorHandler}'s. */
+  /**
+   * The error handler: the app's {@code <error-page>}s, else {@link NoDetailsErrorHandler}'s policy
+   * (details only for a development runtime's own machine).
+   */
   static ErrorPageErrorHandler errorPages(boolean development) {
-    return new ErrorPages(development);
-  }
-
-  /** Honours {@code <error-page>} mappings; otherwise {@link NoDetailsErrorHandler}'s policy. */
-  private static final class ErrorPages extends ErrorPageErrorHandler {
-    private final boolean development;
-
-    ErrorPages(boolean development) {
-      this.development = development;
-      setShowStacks(development);
-      setShowServlet(false);
-      setShowMessageInTitle(false);
-    }
-
-    @Override
-    protected void generateAcceptableResponse(
-        Request baseRequest,
-        HttpServletRequest request,
-        HttpServletResponse response,
-        int code,
-        String message)
-        throws IOException {
-      if (NoDetailsErrorHandler.showsDetails(development, request.getRemoteAddr())) {
-        super.generateAcceptableResponse(baseRequest, request, response, code, message);
-        return;
-      }
-      // The ee8 page lists the exception chain from this attribute with no switch to turn it off.
-      request.removeAttribute(RequestDispatcher.ERROR_EXCEPTION);
-      super.generateAcceptableResponse(
-          baseRequest, request, response, code, NoDetailsErrorHandler.safeReason(code));
-    }
+    ErrorPageErrorHandler pages =
+        new ErrorPageErrorHandler() {
+          @Override
+          protected void generateAcceptableResponse(
+              Request baseRequest,
+              HttpServletRequest request,
+              HttpServletResponse response,
+              int code,
+              String message)
+              throws IOException {
+            if (NoDetailsErrorHandler.showsDetails(development, request.getRemoteAddr())) {
+              super.generateAcceptableResponse(baseRequest, request, response, code, message);
+              return;
+            }
+            // The ee8 page lists the exception chain from this attribute, with no switch to turn
+            // it off.
+            request.removeAttribute(RequestDispatcher.ERROR_EXCEPTION);
+            super.generateAcceptableResponse(
+                baseRequest, request, response, code, NoDetailsErrorHandler.safeReason(code));
+          }
+        };
+    pages.setShowStacks(development);
+    pages.setShowServlet(false);
+    pages.setShowMessageInTitle(false);
+    return pages;
   }
 }
