@@ -21,7 +21,6 @@ import dev.aerun.runtime.server.PublicServers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -171,13 +170,15 @@ final class RuntimeStarter {
       webapp = dev.wrap(webapp);
       devNote = dev.startNote();
     }
+    Deployed deployed =
+        new Deployed(app, descriptor, selection, webapp, options, capacity, devNote);
     RunningRuntime runtime;
     if (options.role() == Role.RUNTIME) {
-      runtime = startRuntime(app, descriptor, selection, webapp, options, capacity);
+      runtime = startRuntime(deployed);
     } else if (selection.mode() == ServingMode.LEGACY_RPC) {
-      runtime = startLegacy(app, descriptor, selection, webapp, options, capacity, devNote);
+      runtime = startLegacy(deployed);
     } else {
-      runtime = startHttp(app, descriptor, selection, webapp, options, capacity, devNote);
+      runtime = startHttp(deployed);
     }
     if (dev != null) {
       dev.started(runtime);
@@ -185,38 +186,40 @@ final class RuntimeStarter {
     return runtime;
   }
 
-  /** HttpConnector mode: one server, its connector streaming into the app. */
-  private static RunningRuntime startHttp(
+  /**
+   * What every role and mode starts from: the app deployed as a handler, with what chose and sizes
+   * its serving.
+   */
+  private record Deployed(
       StagedApp app,
       AppEngineWebXml descriptor,
       RuntimeSelection selection,
       Handler webapp,
       LaunchOptions options,
       Capacity capacity,
-      String devNote)
-      throws StartupException {
+      String devNote) {}
+
+  /** HttpConnector mode: one server, its connector streaming into the app. */
+  private static RunningRuntime startHttp(Deployed deployed) throws StartupException {
+    StagedApp app = deployed.app();
+    LaunchOptions options = deployed.options();
     HttpConnectorServer server =
         new HttpConnectorServer(
             new HttpConnectorServer.Spec(
-                webapp,
-                publicServer(AppSettings.effective(descriptor, options), options, capacity)));
-    try {
-      server.start();
-    } catch (Exception | LinkageError e) {
-      stopQuietly(server::stop);
-      throw startFailed(app.displayName(), e);
-    }
-    // Stop signals are ours before the start line, which is when a platform may send one.
-    RunningRuntime running =
-        new RunningRuntime(
-            options.shutdownGrace(),
-            RunningRuntime.Servers.of(server::join, server::drain, server::stop));
+                deployed.webapp(),
+                publicServer(
+                    AppSettings.effective(deployed.descriptor(), options),
+                    options,
+                    deployed.capacity())));
+    RunningRuntime.Servers servers =
+        RunningRuntime.Servers.of(server::join, server::drain, server::stop);
+    RunningRuntime running = start(app.displayName(), options, server::start, servers);
     logServing(
         app.displayName(),
-        "HttpConnector mode (" + selection.ee() + ")",
+        "HttpConnector mode (" + deployed.selection().ee() + ")",
         options,
         server.port(),
-        devNote);
+        deployed.devNote());
     return running;
   }
 
@@ -253,23 +256,17 @@ final class RuntimeStarter {
   }
 
   /** Legacy RPC mode in this process: runtime and front end joined by {@code --rpc-transport}. */
-  private static RunningRuntime startLegacy(
-      StagedApp app,
-      AppEngineWebXml descriptor,
-      RuntimeSelection selection,
-      Handler webapp,
-      LaunchOptions options,
-      Capacity capacity,
-      String devNote)
-      throws StartupException {
-    Map<String, String> effective = AppSettings.effective(descriptor, options);
+  private static RunningRuntime startLegacy(Deployed deployed) throws StartupException {
+    StagedApp app = deployed.app();
+    LaunchOptions options = deployed.options();
+    Map<String, String> effective = AppSettings.effective(deployed.descriptor(), options);
     Path socketDirectory = null;
     RpcTransport transport;
     switch (options.rpcTransport()) {
       case TCP -> transport = RpcTransport.tcp("127.0.0.1", 0);
       case UNIX -> {
-        requireUnixSockets("--rpc-transport unix");
-        socketDirectory = newSocketDirectory(options);
+        UnixSockets.require("--rpc-transport unix");
+        socketDirectory = UnixSockets.newDirectory(options);
         transport = RpcTransport.unix(socketDirectory.resolve("runtime.sock"));
       }
       default -> transport = RpcTransport.inProcess();
@@ -277,21 +274,16 @@ final class RuntimeStarter {
     LegacyRpcServer server =
         new LegacyRpcServer(
             new LegacyRpcServer.Spec(
-                webapp,
-                publicServer(effective, options, capacity),
+                deployed.webapp(),
+                publicServer(effective, options, deployed.capacity()),
                 transport,
-                AppSettings.environment(descriptor, options)));
+                AppSettings.environment(deployed.descriptor(), options)));
     Path socketsToDelete = socketDirectory;
-    try {
-      server.start();
-    } catch (Exception | LinkageError e) {
-      stopQuietly(server::stop);
-      deleteQuietly(socketsToDelete);
-      throw startFailed(app.displayName(), e);
-    }
     RunningRuntime running =
-        new RunningRuntime(
-            options.shutdownGrace(),
+        start(
+            app.displayName(),
+            options,
+            server::start,
             RunningRuntime.Servers.of(
                 server::join,
                 server::drain,
@@ -299,53 +291,48 @@ final class RuntimeStarter {
                   try {
                     server.stop();
                   } finally {
-                    deleteQuietly(socketsToDelete);
+                    UnixSockets.deleteQuietly(socketsToDelete);
                   }
                 }));
     logServing(
         app.displayName(),
-        "legacy RPC mode (" + selection.ee() + ", " + transport.kindName() + " transport)",
+        "legacy RPC mode ("
+            + deployed.selection().ee()
+            + ", "
+            + transport.kindName()
+            + " transport)",
         options,
         server.port(),
-        devNote);
+        deployed.devNote());
     return running;
   }
 
   /** {@code --role runtime}: the app, serving gRPC at {@code --rpc-listen} for a front end. */
-  private static RunningRuntime startRuntime(
-      StagedApp app,
-      AppEngineWebXml descriptor,
-      RuntimeSelection selection,
-      Handler webapp,
-      LaunchOptions options,
-      Capacity capacity)
-      throws StartupException {
+  private static RunningRuntime startRuntime(Deployed deployed) throws StartupException {
+    StagedApp app = deployed.app();
+    LaunchOptions options = deployed.options();
     RpcTransport listen = options.rpcListen().orElseThrow();
     if (listen.kind() == RpcTransport.Kind.UNIX) {
-      requireUnixSockets("--rpc-listen " + listen);
+      UnixSockets.require("--rpc-listen " + listen);
     }
     LegacyRpcRuntimeServer server =
         new LegacyRpcRuntimeServer(
             new LegacyRpcRuntimeServer.Spec(
-                webapp,
-                AppSettings.limits(AppSettings.effective(descriptor, options), options),
-                capacity,
+                deployed.webapp(),
+                AppSettings.limits(AppSettings.effective(deployed.descriptor(), options), options),
+                deployed.capacity(),
                 listen));
-    try {
-      server.start();
-    } catch (Exception e) {
-      stopQuietly(server::stop);
-      throw startFailed(app.displayName(), e);
-    }
-    RunningRuntime running =
-        new RunningRuntime(
-            options.shutdownGrace(),
-            RunningRuntime.Servers.of(server::join, server::drain, server::stop));
+    RunningRuntime.Servers servers =
+        RunningRuntime.Servers.of(server::join, server::drain, server::stop);
+    RunningRuntime running = start(app.displayName(), options, server::start, servers);
     // Not the "at http://" of a public port: nothing here serves HTTP.
     log.info(
         String.format(
             "Runtime for %s in legacy RPC mode (%s) serving gRPC at %s - started in %d ms",
-            app.displayName(), selection.ee(), server.address(), startupMillis(options)));
+            app.displayName(),
+            deployed.selection().ee(),
+            server.address(),
+            startupMillis(options)));
     return running;
   }
 
@@ -356,7 +343,7 @@ final class RuntimeStarter {
   private static RunningRuntime startFront(LaunchOptions options) throws StartupException {
     RpcTransport target = options.rpcTarget().orElseThrow();
     if (target.kind() == RpcTransport.Kind.UNIX) {
-      requireUnixSockets("--rpc-target " + target);
+      UnixSockets.require("--rpc-target " + target);
     }
     AppEngineWebXml descriptor = AppEngineWebXml.empty();
     String name = null;
@@ -375,15 +362,11 @@ final class RuntimeStarter {
                 new FrontServer.Spec(publicServer(effective, options, capacity), environment, true),
                 target));
     String shown = name != null ? name : environment.applicationId();
-    try {
-      front.start();
-    } catch (Exception e) {
-      stopQuietly(front::stop);
-      throw startFailed("the front end for " + shown, e);
-    }
     RunningRuntime running =
-        new RunningRuntime(
-            options.shutdownGrace(),
+        start(
+            "the front end for " + shown,
+            options,
+            front::start,
             RunningRuntime.Servers.of(front::join, front::drain, front::stop));
     logServing(
         shown, "legacy RPC mode (front end, runtime at " + target + ")", options, front.port(), "");
@@ -412,41 +395,6 @@ final class RuntimeStarter {
             port,
             startupMillis(options),
             devNote));
-  }
-
-  private static void requireUnixSockets(String what) throws StartupException {
-    if (!RpcTransport.unixSocketsSupported()) {
-      throw new StartupException(
-          what
-              + ": Unix domain sockets are not supported on this OS/JVM ("
-              + System.getProperty("os.name")
-              + " "
-              + System.getProperty("os.arch")
-              + "); use tcp instead");
-    }
-  }
-
-  /** A private directory for the socket: short enough for a socket path, and ours alone. */
-  private static Path newSocketDirectory(LaunchOptions options) throws StartupException {
-    try {
-      return options.tempDirectory().isPresent()
-          ? Files.createTempDirectory(options.tempDirectory().get(), "aerun-rpc-")
-          : Files.createTempDirectory("aerun-rpc-");
-    } catch (IOException e) {
-      throw new StartupException("cannot create a directory for the RPC socket: " + e, e);
-    }
-  }
-
-  private static void deleteQuietly(Path socketDirectory) {
-    if (socketDirectory == null) {
-      return;
-    }
-    try {
-      Files.deleteIfExists(socketDirectory.resolve("runtime.sock"));
-      Files.deleteIfExists(socketDirectory);
-    } catch (IOException ignored) {
-      // A leftover empty directory in the temp dir is harmless.
-    }
   }
 
   private static AppEngineWebXml readDescriptor(StagedApp app) throws StartupException {
@@ -479,6 +427,29 @@ final class RuntimeStarter {
     }
     String message = root.getMessage();
     return root.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+  }
+
+  /**
+   * Starts the servers with {@code start}; if that fails, stops them (their {@code stop} also
+   * undoes what they made around them) and fails with one line naming {@code what}. Returns the
+   * runtime that drains and stops them on a signal: stop signals are ours before the start line,
+   * which is when a platform may send one.
+   */
+  private static RunningRuntime start(
+      String what, LaunchOptions options, Start start, RunningRuntime.Servers servers)
+      throws StartupException {
+    try {
+      start.start();
+    } catch (Exception | LinkageError e) {
+      stopQuietly(servers::stop);
+      throw startFailed(what, e);
+    }
+    return new RunningRuntime(options.shutdownGrace(), servers);
+  }
+
+  /** A server's start. */
+  private interface Start {
+    void start() throws Exception;
   }
 
   /** Something to stop while already failing. */

@@ -18,7 +18,7 @@ final class FilesReader extends ElementReader {
     super(file, warnings);
   }
 
-  void staticFiles(XmlNode n, AppEngineWebXml.Builder b) throws DescriptorException {
+  void staticFiles(XmlNode n, DescriptorBuilder b) throws DescriptorException {
     b.staticFilesDeclared = true;
     for (XmlNode c : children(n, Set.of("include", "exclude"))) {
       if (c.name.equals("exclude")) {
@@ -66,7 +66,7 @@ final class FilesReader extends ElementReader {
     }
   }
 
-  void resourceFiles(XmlNode n, AppEngineWebXml.Builder b) throws DescriptorException {
+  void resourceFiles(XmlNode n, DescriptorBuilder b) throws DescriptorException {
     for (XmlNode c : children(n, Set.of("include", "exclude"))) {
       leafNoText(c);
       allowAttributes(c, "path");
@@ -75,7 +75,7 @@ final class FilesReader extends ElementReader {
     }
   }
 
-  void staticErrorHandlers(XmlNode n, AppEngineWebXml.Builder b) throws DescriptorException {
+  void staticErrorHandlers(XmlNode n, DescriptorBuilder b) throws DescriptorException {
     for (XmlNode c : children(n, Set.of("handler"))) {
       leafNoText(c);
       allowAttributes(c, "file", "error-code");

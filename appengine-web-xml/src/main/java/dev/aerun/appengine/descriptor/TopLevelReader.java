@@ -120,7 +120,7 @@ final class TopLevelReader extends ElementReader {
   AppEngineWebXml root(XmlNode root) throws DescriptorException {
     noAttributes(root);
     noText(root);
-    AppEngineWebXml.Builder b = new AppEngineWebXml.Builder();
+    DescriptorBuilder b = new DescriptorBuilder();
     Set<String> seen = new HashSet<>();
     XmlNode serviceOrModule = null;
     XmlNode scalingNode = null;
@@ -410,7 +410,7 @@ final class TopLevelReader extends ElementReader {
    * sets itself are accepted with a warning naming the variable (never its value); a name or value
    * that no process environment can carry is refused here rather than at the relaunch.
    */
-  private void envVariables(XmlNode n, AppEngineWebXml.Builder b) throws DescriptorException {
+  private void envVariables(XmlNode n, DescriptorBuilder b) throws DescriptorException {
     nameValueList(n, "env-var", b.envVariables);
     for (XmlNode c : n.children) {
       String name = c.attributes.get("name");

@@ -18,8 +18,6 @@ import io.grpc.Channel;
 import io.grpc.Deadline;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -92,12 +90,7 @@ public class FrontHandler extends Handler.Abstract {
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
-    SocketAddress peer = request.getConnectionMetaData().getRemoteSocketAddress();
-    ContractResult result =
-        contract.apply(
-            request.getHeaders(),
-            peer instanceof InetSocketAddress inet ? inet : null,
-            request.isSecure());
+    ContractResult result = contract.apply(request);
     // The app's request lives on the runtime; these attributes are for the front's request log
     // (trace, and the client address the app sees), as HttpConnector mode's request log has them.
     RequestAttributes.setAll(request, result);

@@ -1,6 +1,5 @@
 package dev.aerun.runtime.contract;
 
-import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -41,12 +40,7 @@ public class AppEngineRequestHandler extends Handler.Wrapper {
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
-    SocketAddress peer = request.getConnectionMetaData().getRemoteSocketAddress();
-    ContractResult result =
-        contract.apply(
-            request.getHeaders(),
-            peer instanceof InetSocketAddress inet ? inet : null,
-            request.isSecure());
+    ContractResult result = contract.apply(request);
     RequestAttributes.setAll(request, result);
     Request appRequest;
     if (result.changesRequest()) {

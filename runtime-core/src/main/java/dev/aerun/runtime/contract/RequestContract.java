@@ -2,11 +2,13 @@ package dev.aerun.runtime.contract;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.server.Request;
 
 /**
  * The request contract of both serving modes (DESIGN §4): from a request's header fields, its TCP
@@ -49,6 +51,18 @@ public final class RequestContract {
 
   public ContractOptions options() {
     return options;
+  }
+
+  /**
+   * Applies the contract to a request as the server received it, its peer the connection's remote
+   * address: what both modes' public servers do.
+   */
+  public ContractResult apply(Request request) {
+    SocketAddress peer = request.getConnectionMetaData().getRemoteSocketAddress();
+    return apply(
+        request.getHeaders(),
+        peer instanceof InetSocketAddress inet ? inet : null,
+        request.isSecure());
   }
 
   /**

@@ -28,16 +28,16 @@ public final class AppEngineAuthenticator extends LoginAuthenticator {
   @Override
   public AuthenticationState validateRequest(
       Request request, Response response, Callback callback) {
-    AppEngineUserIdentity user = AppEngineUsers.identity(request);
-    if (user != null) {
-      return new UserAuthenticationSucceeded(getAuthenticationType(), user);
+    AppEngineUsers.Login login =
+        AppEngineUsers.login(request, urls, AuthenticationState.Deferred.isDeferred(response));
+    if (login.user() != null) {
+      return new UserAuthenticationSucceeded(getAuthenticationType(), login.user());
     }
-    // Asked by the app (getUserPrincipal on an unprotected path): just nobody, no redirect.
-    if (AuthenticationState.Deferred.isDeferred(response)) {
+    if (login.redirect() == null) {
       return null;
     }
-    String login = urls.loginUrl(AppEngineUsers.requestUrl(request));
-    Response.sendRedirect(request, response, callback, HttpStatus.FOUND_302, login, true);
+    Response.sendRedirect(
+        request, response, callback, HttpStatus.FOUND_302, login.redirect(), true);
     return AuthenticationState.CHALLENGE;
   }
 }

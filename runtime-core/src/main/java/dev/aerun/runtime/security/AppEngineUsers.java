@@ -48,6 +48,25 @@ public final class AppEngineUsers {
         || request.getAttribute(RequestAttributes.QUEUE_NAME) != null;
   }
 
+  /**
+   * What every EE's authenticator answers {@code request} with: its signed-in user; for an
+   * anonymous one, nobody if the app only asked ({@code deferred}: {@code getUserPrincipal} on an
+   * unprotected path), else a redirect to the login URL.
+   */
+  public static Login login(Request request, LoginUrls urls, boolean deferred) {
+    AppEngineUserIdentity user = identity(request);
+    if (user != null || deferred) {
+      return new Login(user, null);
+    }
+    return new Login(null, urls.loginUrl(requestUrl(request)));
+  }
+
+  /**
+   * An authenticator's answer: the {@code user}, or (when null) a {@code redirect} to the login
+   * URL, or neither: nobody.
+   */
+  public record Login(AppEngineUserIdentity user, String redirect) {}
+
   /** The identity of {@code request}'s signed-in user, or null if anonymous. */
   public static AppEngineUserIdentity identity(Attributes request) {
     UserInfo user = user(request);

@@ -8,11 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.aerun.e2e.Http;
 import dev.aerun.e2e.RuntimeProcess;
 import dev.aerun.e2e.Runtimes;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +27,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** How a shutdown ends: a second signal, and a request still running when the grace ends. */
+/**
+ * How a shutdown ends: a second signal, a request still running when the grace ends, and the
+ * keep-alive connections of requests that finish during the drain.
+ */
 class ShutdownTest {
   @RegisterExtension static final Runtimes runtimes = new Runtimes();
 
@@ -142,6 +150,46 @@ class ShutdownTest {
     for (CompletableFuture<HttpResponse<String>> request : inFlight) {
       HttpResponse<String> response = request.get(90, TimeUnit.SECONDS);
       assertEquals(200, response.statusCode(), response.body() + "\n" + runtime.output());
+    }
+    assertEquals(0, runtime.waitFor(60), runtime.output());
+  }
+
+  /**
+   * A keep-alive request that finishes during the drain is answered with {@code Connection: close}
+   * and its connection closed after it, so its client never sends another request on a connection
+   * the server is about to close (the HTTP/1.1 race a close of a busy connection would open).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void keepAliveRequestFinishingDuringTheDrain_getsConnectionClose(String mode) throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .env("SAMPLE_ENV", "from-appengine-web-xml")
+                .args("--mode", mode, "--log-format", "text", "--shutdown-grace", "60s"));
+    try (Socket socket = new Socket("127.0.0.1", runtime.port())) {
+      socket.setSoTimeout(60_000);
+      socket
+          .getOutputStream()
+          .write(
+              "GET /sleep?ms=8000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                  .getBytes(StandardCharsets.US_ASCII));
+      Http.awaitSleeping(runtime, 1);
+
+      runtime.sendSigterm();
+      runtime.awaitOutput(Pattern.compile("SIGTERM: draining"));
+
+      // Read to the end of the stream: the server closes the connection after the response.
+      ByteArrayOutputStream received = new ByteArrayOutputStream();
+      InputStream in = socket.getInputStream();
+      in.transferTo(received);
+      String response = received.toString(StandardCharsets.ISO_8859_1);
+      String head = response.substring(0, Math.max(0, response.indexOf("\r\n\r\n")));
+      assertTrue(head.startsWith("HTTP/1.1 200 "), response + "\n" + runtime.output());
+      assertTrue(
+          head.toLowerCase(Locale.ROOT).contains("\r\nconnection: close"),
+          response + "\n" + runtime.output());
+      assertTrue(response.endsWith("slept 8000"), response);
     }
     assertEquals(0, runtime.waitFor(60), runtime.output());
   }

@@ -1,7 +1,6 @@
 package dev.aerun.runtime.webapp.ee10;
 
 import dev.aerun.appengine.descriptor.EeVersion;
-import dev.aerun.runtime.errors.NoDetailsErrorHandler;
 import dev.aerun.runtime.webapp.AppInitializers;
 import dev.aerun.runtime.webapp.EeWebapp;
 import dev.aerun.runtime.webapp.WebappDefaults;
@@ -15,25 +14,20 @@ import java.util.EnumSet;
 import java.util.Optional;
 import org.eclipse.jetty.ee.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
-import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.servlet.ServletMapping;
 import org.eclipse.jetty.ee10.webapp.JspConfiguration;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ContextHandler;
-import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.ClassMatcher;
 
 /**
  * {@code jakarta.servlet} apps on Jetty's ee10 environment; the steps are {@link
- * EeWebapp#configure}'s. The ee11 host is generated from this file at build time (see {@code
- * build/source-transform.xml}), so it may name only what Jetty's ee10 and ee11 environments share.
+ * EeWebapp#configure}'s. One source for every EE: the ee8 and ee11 hosts are generated from this
+ * file at build time (see {@code build/source-transform.xml}), so it names only what their Jetty
+ * environments share, and asks {@link Ee10Jetty} (each EE has its own) where they differ.
  */
 public final class Ee10WebappHost implements WebappHost {
 
@@ -55,11 +49,12 @@ public final class Ee10WebappHost implements WebappHost {
 
   @Override
   public boolean mapsPath(Handler webapp, String path) {
-    if (webapp instanceof ServletContextHandler context && context.getServletHandler() != null) {
-      ServletHandler.MappedServlet mapped = context.getServletHandler().getMappedServlet(path);
-      return mapped != null && WebappDefaults.isOwnMapping(mapped.getPathSpec());
+    ServletHandler servlets = Ee10Jetty.servletHandler(webapp);
+    if (servlets == null) {
+      return false;
     }
-    return false;
+    ServletHandler.MappedServlet mapped = servlets.getMappedServlet(path);
+    return mapped != null && WebappDefaults.isOwnMapping(mapped.getPathSpec());
   }
 
   /**
@@ -86,12 +81,12 @@ public final class Ee10WebappHost implements WebappHost {
 
     @Override
     public void hideClasses(String[] patterns) {
-      addHiddenClassMatcher(new ClassMatcher(patterns));
+      Ee10Jetty.hideClasses(this, patterns);
     }
 
     @Override
     public ContextHandler coreContext() {
-      return this;
+      return Ee10Jetty.coreContext(this);
     }
 
     @Override
@@ -101,10 +96,10 @@ public final class Ee10WebappHost implements WebappHost {
       if (jsp) {
         addConfiguration(new JspConfiguration());
       }
-      setErrorHandler(new ErrorPages(spec.development()));
+      setErrorHandler(Ee10Jetty.errorPages(spec.development()));
       setSecurityHandler(new AppEngineSecurityHandler(spec.login()));
       if (spec.sessions().isEnabled()) {
-        getSessionHandler().setSessionCache(spec.sessions().newCache(getSessionHandler()));
+        getSessionHandler().setSessionCache(spec.sessions().newCache(Ee10Jetty.sessions(this)));
       } else {
         // A first filter hands the app an empty session instead (see WebappSessions).
         DisabledSessionsFilter filter = new DisabledSessionsFilter(spec.sessions());
@@ -128,36 +123,6 @@ public final class Ee10WebappHost implements WebappHost {
                 servlets.getServlets(), ServletHolder::getName, ServletHolder[]::new));
       }
       super.startWebapp();
-    }
-  }
-
-  /** Honours {@code <error-page>} mappings; otherwise {@link NoDetailsErrorHandler}'s policy. */
-  private static final class ErrorPages extends ErrorPageErrorHandler {
-    private final boolean development;
-
-    ErrorPages(boolean development) {
-      this.development = development;
-      NoDetailsErrorHandler.hideDetails(this, development);
-    }
-
-    @Override
-    protected void generateResponse(
-        Request request,
-        Response response,
-        int code,
-        String message,
-        Throwable cause,
-        Callback callback)
-        throws IOException {
-      boolean details =
-          NoDetailsErrorHandler.showsDetails(development, Request.getRemoteAddr(request));
-      super.generateResponse(
-          request,
-          response,
-          code,
-          details ? message : NoDetailsErrorHandler.safeReason(code),
-          details ? cause : null,
-          callback);
     }
   }
 }

@@ -1,7 +1,6 @@
 package dev.aerun.runtime.webapp.ee8;
 
 import dev.aerun.runtime.security.AppEngineLoginService;
-import dev.aerun.runtime.security.AppEngineUserIdentity;
 import dev.aerun.runtime.security.AppEngineUsers;
 import dev.aerun.runtime.security.LoginUrls;
 import java.io.IOException;
@@ -99,19 +98,20 @@ final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
       if (!mandatory) {
         return new DeferredAuthentication(this);
       }
-      org.eclipse.jetty.server.Request core =
-          Request.getBaseRequest(servletRequest).getCoreRequest();
-      AppEngineUserIdentity user = AppEngineUsers.identity(core);
-      if (user != null) {
-        return new UserAuthentication(getAuthMethod(), user);
-      }
       HttpServletResponse response = (HttpServletResponse) servletResponse;
-      // Asked by the app (getUserPrincipal on an unprotected path): just nobody, no redirect.
-      if (DeferredAuthentication.isDeferred(response)) {
+      AppEngineUsers.Login login =
+          AppEngineUsers.login(
+              Request.getBaseRequest(servletRequest).getCoreRequest(),
+              urls,
+              DeferredAuthentication.isDeferred(response));
+      if (login.user() != null) {
+        return new UserAuthentication(getAuthMethod(), login.user());
+      }
+      if (login.redirect() == null) {
         return Authentication.UNAUTHENTICATED;
       }
       try {
-        response.sendRedirect(urls.loginUrl(AppEngineUsers.requestUrl(core)));
+        response.sendRedirect(login.redirect());
       } catch (IOException e) {
         throw new ServerAuthException(e);
       }

@@ -1,0 +1,74 @@
+package dev.aerun.runtime.webapp.ee10;
+
+import dev.aerun.runtime.errors.NoDetailsErrorHandler;
+import java.io.IOException;
+import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHandler;
+import org.eclipse.jetty.ee10.webapp.WebAppContext;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.session.SessionManager;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ClassMatcher;
+
+/**
+ * Where Jetty's ee10 webapp API differs from ee8's, in the terms {@link Ee10WebappHost} (one source
+ * for every EE) uses. Generated for ee11 like the host; runtime-ee8 has its own {@code Ee8Jetty}.
+ */
+final class Ee10Jetty {
+  private Ee10Jetty() {}
+
+  /** The servlets of a webapp {@link Ee10WebappHost} made, or {@code null} if it has none yet. */
+  static ServletHandler servletHandler(Handler webapp) {
+    return webapp instanceof ServletContextHandler context ? context.getServletHandler() : null;
+  }
+
+  /** Hides the classes {@code patterns} match from the app. */
+  static void hideClasses(WebAppContext webapp, String[] patterns) {
+    webapp.addHiddenClassMatcher(new ClassMatcher(patterns));
+  }
+
+  /** What goes into the server: an ee10 context is a core handler itself. */
+  static ContextHandler coreContext(WebAppContext webapp) {
+    return webapp;
+  }
+
+  /** The session manager whose cache the runtime sets. */
+  static SessionManager sessions(WebAppContext webapp) {
+    return webapp.getSessionHandler();
+  }
+
+  /**
+   * The error handler: the app's {@code <error-page>}s, else {@link NoDetailsErrorHandler}'s policy
+   * (details only for a development runtime's own machine).
+   */
+  static ErrorPageErrorHandler errorPages(boolean development) {
+    ErrorPageErrorHandler pages =
+        new ErrorPageErrorHandler() {
+          @Override
+          protected void generateResponse(
+              Request request,
+              Response response,
+              int code,
+              String message,
+              Throwable cause,
+              Callback callback)
+              throws IOException {
+            boolean details =
+                NoDetailsErrorHandler.showsDetails(development, Request.getRemoteAddr(request));
+            super.generateResponse(
+                request,
+                response,
+                code,
+                details ? message : NoDetailsErrorHandler.safeReason(code),
+                details ? cause : null,
+                callback);
+          }
+        };
+    NoDetailsErrorHandler.hideDetails(pages, development);
+    return pages;
+  }
+}

@@ -1,0 +1,81 @@
+package dev.aerun.runtime.webapp.ee8;
+
+import dev.aerun.runtime.errors.NoDetailsErrorHandler;
+import java.io.IOException;
+import javax.servlet.RequestDispatcher;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import org.eclipse.jetty.ee8.nested.ContextHandler.CoreContextHandler;
+import org.eclipse.jetty.ee8.nested.Request;
+import org.eclipse.jetty.ee8.servlet.ErrorPageErrorHandler;
+import org.eclipse.jetty.ee8.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee8.servlet.ServletHandler;
+import org.eclipse.jetty.ee8.webapp.ClassMatcher;
+import org.eclipse.jetty.ee8.webapp.WebAppContext;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.session.SessionManager;
+
+/**
+ * Where Jetty's ee8 webapp API differs from ee10's, in the terms of {@code Ee8WebappHost}
+ * (generated from runtime-ee10's {@code Ee10WebappHost}; this is the ee8 side of its {@code
+ * Ee10Jetty}). An ee8 context is not a core handler: the server holds its core counterpart.
+ */
+final class Ee8Jetty {
+  private Ee8Jetty() {}
+
+  /** The servlets of a webapp {@code Ee8WebappHost} made, or {@code null} if it has none yet. */
+  static ServletHandler servletHandler(Handler webapp) {
+    return webapp instanceof CoreContextHandler core
+            && core.getContextHandler() instanceof ServletContextHandler context
+        ? context.getServletHandler()
+        : null;
+  }
+
+  /** Hides the classes {@code patterns} match from the app (ee8 calls them server classes). */
+  static void hideClasses(WebAppContext webapp, String[] patterns) {
+    webapp.addServerClassMatcher(new ClassMatcher(patterns));
+  }
+
+  /** What goes into the server: the context's core counterpart. */
+  static ContextHandler coreContext(WebAppContext webapp) {
+    return webapp.getCoreContextHandler();
+  }
+
+  /** The session manager whose cache the runtime sets. */
+  static SessionManager sessions(WebAppContext webapp) {
+    return webapp.getSessionHandler().getSessionManager();
+  }
+
+  /**
+   * The error handler: the app's {@code <error-page>}s, else {@link NoDetailsErrorHandler}'s policy
+   * (details only for a development runtime's own machine).
+   */
+  static ErrorPageErrorHandler errorPages(boolean development) {
+    ErrorPageErrorHandler pages =
+        new ErrorPageErrorHandler() {
+          @Override
+          protected void generateAcceptableResponse(
+              Request baseRequest,
+              HttpServletRequest request,
+              HttpServletResponse response,
+              int code,
+              String message)
+              throws IOException {
+            if (NoDetailsErrorHandler.showsDetails(development, request.getRemoteAddr())) {
+              super.generateAcceptableResponse(baseRequest, request, response, code, message);
+              return;
+            }
+            // The ee8 page lists the exception chain from this attribute, with no switch to turn
+            // it off.
+            request.removeAttribute(RequestDispatcher.ERROR_EXCEPTION);
+            super.generateAcceptableResponse(
+                baseRequest, request, response, code, NoDetailsErrorHandler.safeReason(code));
+          }
+        };
+    pages.setShowStacks(development);
+    pages.setShowServlet(false);
+    pages.setShowMessageInTitle(false);
+    return pages;
+  }
+}
