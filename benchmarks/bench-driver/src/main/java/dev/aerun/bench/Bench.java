@@ -1,7 +1,6 @@
 package dev.aerun.bench;
 
 import dev.aerun.bench.Results.CapacityRow;
-import dev.aerun.bench.Results.ColdStartRow;
 import dev.aerun.bench.Results.Failure;
 import dev.aerun.bench.Results.ProcessRow;
 import java.io.IOException;
@@ -32,9 +31,7 @@ final class Bench {
   private final Profile profile;
   private final ServerProcess.Layout layout;
   private final Results results = new Results();
-  private final Map<String, List<Double>> coldStartMillis = new LinkedHashMap<>();
-  private final Map<String, List<Long>> coldStartRss = new LinkedHashMap<>();
-  private final Map<String, List<Double>> coldStartSteal = new LinkedHashMap<>();
+  private final ColdStarts coldStarts = new ColdStarts();
   private final Map<String, List<Results.CapacityRound>> capacityRounds = new LinkedHashMap<>();
   private final EchoScenario echo;
   private final TimingScenarios timing;
@@ -152,7 +149,7 @@ final class Bench {
         }
       }
     }
-    coldStarts();
+    moreColdStarts();
     aggregateCapacity();
     results.generator = generatorSummary();
     results.steal = steal.summary();
@@ -222,7 +219,7 @@ final class Bench {
     }
   }
 
-  private void coldStarts() {
+  private void moreColdStarts() {
     if (options.runs(Scenario.COLDSTART) && options.ees().contains("ee10")) {
       for (int round = 2; round <= profile.coldStarts(); round++) {
         for (Peer peer : options.peers()) {
@@ -230,7 +227,7 @@ final class Bench {
           progress.begin(peer.id + " ee10: cold start " + round + "/" + profile.coldStarts());
           try {
             Steal.Measured<long[]> start = steal.measure(() -> coldStart(peer, name));
-            recordColdStart(peer, start.value()[0], start.value()[1], start.stealPercent());
+            coldStarts.add(peer, start.value()[0], start.value()[1], start.stealPercent());
             progress.end(
                 String.format(Locale.ROOT, "%.0f ms", start.value()[0] / 1e6)
                     + TimingScenarios.stealNote(start));
@@ -240,23 +237,7 @@ final class Bench {
         }
       }
     }
-    for (Peer peer : options.peers()) {
-      List<Double> millis = coldStartMillis.get(peer.id);
-      if (millis != null && !millis.isEmpty()) {
-        List<Long> rss = coldStartRss.get(peer.id);
-        List<Double> stolen = coldStartSteal.get(peer.id);
-        // Starts the hypervisor disturbed count only when there is nothing else.
-        List<Double> undisturbed = new ArrayList<>();
-        for (int i = 0; i < millis.size(); i++) {
-          if (!steal.isDisturbed(stolen.get(i))) {
-            undisturbed.add(millis.get(i));
-          }
-        }
-        double median = median(undisturbed.isEmpty() ? millis : undisturbed);
-        results.coldStart.add(
-            new ColdStartRow(peer.id, millis, stolen, median, rss, medianLong(rss)));
-      }
-    }
+    results.coldStart.addAll(coldStarts.rows(options.peers(), steal));
   }
 
   /** One more start of {@code peer}: nanoseconds to its first 200, and its RSS then. */
@@ -265,12 +246,6 @@ final class Bench {
       long nanos = server.awaitFirstOk("/hello");
       return new long[] {nanos, server.rssBytes()};
     }
-  }
-
-  private void recordColdStart(Peer peer, long nanos, long rss, double stealPercent) {
-    coldStartMillis.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(nanos / 1e6);
-    coldStartRss.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(rss);
-    coldStartSteal.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(stealPercent);
   }
 
   /** One capacity[] row per peer: the medians and spreads of its rounds. */
@@ -359,7 +334,7 @@ final class Bench {
       port = server.awaitPort();
       jettyVersion = jettyVersion(server.output(), jettyVersion);
       if (ee10 && options.runs(Scenario.COLDSTART)) {
-        recordColdStart(peer, nanos, server.rssBytes(), stolen);
+        coldStarts.add(peer, nanos, server.rssBytes(), stolen);
       }
       progress.end(
           String.format(

@@ -40,6 +40,9 @@ import org.HdrHistogram.Histogram;
 final class NioLoad {
   private static final long WAIT_FOR_ANSWERS_NANOS = TimeUnit.SECONDS.toNanos(25);
 
+  /** A connection idle at least this long is checked for a close by the server before use. */
+  private static final long IDLE_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
   /** At or below this rate the schedule is kept by spinning the last 60 µs before each send. */
   private static final double SPIN_RATE_LIMIT = 1000;
 
@@ -48,12 +51,12 @@ final class NioLoad {
   private final boolean head;
   private final Selector selector;
   private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
-  private final List<Conn> conns = new ArrayList<>();
+  private final List<NioConn> conns = new ArrayList<>();
   private final Histogram latency = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
   private final long[] statuses = new long[600];
 
   // Guarded by this: the hand-off of connections between the sender and the selector thread.
-  private final ArrayDeque<Conn> idle = new ArrayDeque<>();
+  private final ArrayDeque<NioConn> idle = new ArrayDeque<>();
   private final LongQueue backlog = new LongQueue();
 
   // Written by the selector thread only.
@@ -155,13 +158,7 @@ final class NioLoad {
       waitUntil(intended, spin);
       lag.recordValue(
           Math.min(LoadGenerator.HIGHEST_MICROS, (System.nanoTime() - intended) / 1000));
-      Conn conn;
-      synchronized (this) {
-        conn = idle.pollFirst();
-        if (conn == null) {
-          backlog.add(intended);
-        }
-      }
+      NioConn conn = takeIdle(intended);
       if (conn != null) {
         send(conn, intended);
       }
@@ -190,7 +187,7 @@ final class NioLoad {
     long cpuBefore = CpuClock.processCpuNanos();
     long start = System.nanoTime();
     closedLoopEnd = start + duration.toNanos();
-    for (Conn conn : conns) {
+    for (NioConn conn : conns) {
       send(conn, System.nanoTime());
     }
     Thread selectorThread = startSelector();
@@ -201,6 +198,39 @@ final class NioLoad {
     double seconds = (end - start) / 1e9;
     return new ClosedRun(
         latency, conns.size(), ok, errors, ok / seconds, seconds, statusCounts(), cpu);
+  }
+
+  /**
+   * An idle connection the server has not closed, or {@code null} with {@code intended} queued for
+   * the next one that frees up. A server closes a keep-alive connection that stayed idle past its
+   * idle timeout; the selector replaces it once it reads the close, but a request sent before that
+   * would meet a connection the server had already closed (the client's mistake, not a server
+   * failure), so one idle for a while is checked first.
+   */
+  private NioConn takeIdle(long intended) {
+    while (true) {
+      NioConn conn;
+      synchronized (this) {
+        conn = idle.pollFirst();
+        if (conn == null) {
+          backlog.add(intended);
+          return null;
+        }
+      }
+      if (System.nanoTime() - conn.lastDone < IDLE_CHECK_NANOS || !closedByServer(conn)) {
+        return conn;
+      }
+      // Left to the selector, which sees the same end of stream and replaces it.
+    }
+  }
+
+  /** Whether the server closed (or reset) {@code conn}: it has nothing to say on an idle one. */
+  private static boolean closedByServer(NioConn conn) {
+    try {
+      return conn.channel.read(ByteBuffer.allocate(1)) != 0;
+    } catch (IOException e) {
+      return true;
+    }
   }
 
   /**
@@ -247,7 +277,7 @@ final class NioLoad {
           SelectionKey key = keys.next();
           keys.remove();
           if (key.isValid() && key.isReadable()) {
-            read((Conn) key.attachment());
+            read((NioConn) key.attachment());
           }
         }
       }
@@ -256,7 +286,7 @@ final class NioLoad {
     }
   }
 
-  private void read(Conn conn) throws IOException {
+  private void read(NioConn conn) throws IOException {
     readBuffer.clear();
     int n;
     try {
@@ -300,7 +330,7 @@ final class NioLoad {
    * oldest, or in closed loop a new one) or back to the idle ones. Returns {@code false} when the
    * connection was replaced.
    */
-  private boolean complete(Conn conn, int status) throws IOException {
+  private boolean complete(NioConn conn, int status) throws IOException {
     long now = System.nanoTime();
     statuses[Math.min(Math.max(status, 0), statuses.length - 1)]++;
     if (status / 100 == 2) {
@@ -310,9 +340,10 @@ final class NioLoad {
       errors++;
     }
     lastCompletion = now;
+    conn.lastDone = now;
     completed = completed + 1;
     each.accept(new LoadGenerator.Outcome(conn.intended, conn.sentAt, now, status));
-    Conn next = conn;
+    NioConn next = conn;
     boolean replaced = false;
     if (conn.parser.closeAfter()) {
       next = replace(conn);
@@ -324,7 +355,7 @@ final class NioLoad {
   }
 
   /** The connection broke with or without a request on it: an error if there was one. */
-  private void fail(Conn conn) throws IOException {
+  private void fail(NioConn conn) throws IOException {
     boolean hadRequest = conn.busy;
     conn.busy = false;
     if (hadRequest) {
@@ -333,14 +364,14 @@ final class NioLoad {
       completed = completed + 1;
       each.accept(new LoadGenerator.Outcome(conn.intended, conn.sentAt, lastCompletion, -1));
     }
-    Conn next = replace(conn);
+    NioConn next = replace(conn);
     synchronized (this) {
       idle.remove(conn);
     }
     handOn(next, System.nanoTime());
   }
 
-  private void handOn(Conn conn, long now) {
+  private void handOn(NioConn conn, long now) {
     if (conn == null) {
       return;
     }
@@ -362,11 +393,11 @@ final class NioLoad {
   }
 
   /** A new connection in place of {@code old}, or {@code null} if the server refuses it. */
-  private Conn replace(Conn old) {
+  private NioConn replace(NioConn old) {
     old.close();
     int i = conns.indexOf(old);
     try {
-      Conn conn = connect();
+      NioConn conn = connect();
       if (i >= 0) {
         synchronized (this) {
           conns.set(i, conn);
@@ -381,7 +412,7 @@ final class NioLoad {
     }
   }
 
-  private void send(Conn conn, long intended) {
+  private void send(NioConn conn, long intended) {
     conn.intended = intended;
     conn.sentAt = System.nanoTime();
     conn.busy = true;
@@ -399,13 +430,13 @@ final class NioLoad {
     }
   }
 
-  private Conn connect() throws IOException {
+  private NioConn connect() throws IOException {
     SocketChannel channel = SocketChannel.open();
     try {
       channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
       channel.connect(address);
       channel.configureBlocking(false);
-      Conn conn = new Conn(channel, request.duplicate());
+      NioConn conn = new NioConn(channel, request.duplicate());
       selector.wakeup();
       channel.register(selector, SelectionKey.OP_READ, conn);
       return conn;
@@ -426,7 +457,7 @@ final class NioLoad {
   }
 
   private void close() {
-    for (Conn conn : conns) {
+    for (NioConn conn : conns) {
       conn.close();
     }
     try {
@@ -450,64 +481,6 @@ final class NioLoad {
       } else {
         Thread.onSpinWait();
       }
-    }
-  }
-
-  /** One keep-alive connection. */
-  private static final class Conn {
-    final SocketChannel channel;
-    final ByteBuffer out;
-    final ResponseParser parser = new ResponseParser();
-    long intended;
-    long sentAt;
-    volatile boolean busy;
-
-    Conn(SocketChannel channel, ByteBuffer out) {
-      this.channel = channel;
-      this.out = out;
-    }
-
-    void close() {
-      try {
-        channel.close();
-      } catch (IOException ignored) {
-        // Closing.
-      }
-    }
-  }
-
-  /** A FIFO of scheduled send times, without boxing. */
-  static final class LongQueue {
-    private long[] items = new long[1024];
-    private int head;
-    private int size;
-
-    void add(long value) {
-      if (size == items.length) {
-        long[] bigger = new long[items.length * 2];
-        for (int i = 0; i < size; i++) {
-          bigger[i] = items[(head + i) % items.length];
-        }
-        items = bigger;
-        head = 0;
-      }
-      items[(head + size) % items.length] = value;
-      size++;
-    }
-
-    long poll() {
-      long value = items[head];
-      head = (head + 1) % items.length;
-      size--;
-      return value;
-    }
-
-    boolean isEmpty() {
-      return size == 0;
-    }
-
-    int size() {
-      return size;
     }
   }
 }
