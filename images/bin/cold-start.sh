@@ -15,6 +15,9 @@ case "$archive" in *.aot) use="-XX:AOTCache=/opt/aerun/cds/$archive" ;; *) use="
 app=$(mktemp -d); trap 'rm -rf "$app"' EXIT
 (cd "$app" && jar -xf "$war"); chmod -R a+rX "$app"; mkdir -p "$dist/cds"
 sed -i '/<env-variables>/,/<\/env-variables>/d' "$app/WEB-INF/appengine-web.xml"
+# The app's <runtime> is the image's (java-25-openjdk-amd64: java25), as in the training run.
+runtime=java$(echo "$java_home" | sed 's|.*/java-\([0-9]*\)-.*|\1|')
+sed -i "s|<runtime>[^<]*</runtime>|<runtime>$runtime</runtime>|" "$app/WEB-INF/appengine-web.xml"
 # A port nothing listens on (another server answering there would be measured instead).
 port=18080
 while bash -c "exec 3<>/dev/tcp/127.0.0.1/$port" 2>/dev/null; do port=$((port + 1)); done

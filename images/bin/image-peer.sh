@@ -10,7 +10,7 @@
 #   driver's http peer
 # e.g. --peer 'java21-cds=images/bin/image-peer.sh images/target/images/java21 with {port} {war} --mode http'
 #      --peer 'java21-nocds=images/bin/image-peer.sh images/target/images/java21 without {port} {war} --mode http'
-# The app is unpacked once per war (cached under $TMPDIR) without its <env-variables>, which an app
+# The app is unpacked once per war (cached under $TMPDIR), its <runtime> the image's, without its <env-variables>, which an app
 # image carries in its config: the runtime starts one JVM, as in a container. SIGTERM or SIGINT
 # stops it (the JVM drains). Needs root (namespaces, chroot), as the image tests do.
 set -eu
@@ -33,10 +33,13 @@ case "$archive" in
   without) option=-Xshare:auto; mkdir -p "$cds" ;;
   *) echo "error: with or without, not $archive" >&2; exit 2 ;;
 esac
-app=${TMPDIR:-/tmp}/aerun-image-peer-$(sha256sum "$war" | cut -c1-16)
+# The app's <runtime> is the image's (java-25-openjdk-amd64: java25), as in the training run.
+runtime=java$(echo "$java_home" | sed 's|.*/java-\([0-9]*\)-.*|\1|')
+app=${TMPDIR:-/tmp}/aerun-image-peer-$runtime-$(sha256sum "$war" | cut -c1-16)
 if [ ! -d "$app" ]; then
   mkdir -p "$app.tmp" && (cd "$app.tmp" && unzip -q "$war")
   sed -i '/<env-variables>/,/<\/env-variables>/d' "$app.tmp/WEB-INF/appengine-web.xml"
+  sed -i "s|<runtime>[^<]*</runtime>|<runtime>$runtime</runtime>|" "$app.tmp/WEB-INF/appengine-web.xml"
   chmod -R a+rX "$app.tmp" && mv "$app.tmp" "$app"
 fi
 mkdir -p "$dist/cds" # the mount point of the archive's folder, as in the image

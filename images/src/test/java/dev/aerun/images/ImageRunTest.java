@@ -135,8 +135,10 @@ class ImageRunTest {
   @MethodSource("images")
   void archive_isMapped_andCoversTheStart(String runtime) throws Exception {
     assumeRoot();
-    String ee = runtime.equals("java17") ? "ee8" : "ee10"; // the training app (images/pom.xml)
-    Path app = explode(APPS.resolve("sample-" + ee + "-app.war"), dir.resolve("app"), runtime);
+    String war = runtime.equals("java17") ? "sample-ee8-app.war" : "sample-ee10-app.war";
+    Path app = explode(APPS.resolve(war), dir.resolve("app"), runtime); // the training app
+    // The runtime id's default EE version, as in the training run (bin/train-cds.sh).
+    String ee = Map.of("java17", "ee8", "java21", "ee10", "java25", "ee11").get(runtime);
     Stage.stage(app, dir.resolve("staged"), "test.local/sample", IMAGES);
     OciImage image = OciImage.read(dir.resolve("staged/image.tar"), dir.resolve("blobs"));
     Path root = Files.createDirectories(dir.resolve("rootfs"));
