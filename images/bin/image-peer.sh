@@ -3,11 +3,14 @@
 # foreground: the command a benchmark runs to compare the image with and without its
 # class-data-sharing archive (the bench driver's --peer NAME=COMMAND; {java} and {jvm-flags} are not
 # used: the image's JVM and its entrypoint's options are what is measured).
-#   usage: image-peer.sh IMAGE_DIR with|without PORT APP.war
+#   usage: image-peer.sh IMAGE_DIR with|without PORT APP.war [RUNTIME_OPTION...]
 #   IMAGE_DIR: a built image's work folder, images/target/images/RUNTIME (rootfs/, dist/, cds/)
-# e.g. --peer 'java21-cds=images/bin/image-peer.sh images/target/images/java21 with {port} {war}'
-#      --peer 'java21-nocds=images/bin/image-peer.sh images/target/images/java21 without {port} {war}'
-# The app is unpacked once per war (cached under $TMPDIR) without its <env-variables>, which an app
+#   RUNTIME_OPTION: passed on to the runtime after the entrypoint's own, e.g. --mode http: the
+#   serving mode of the training run, which the archive covers (docs/DEPLOY.md), and that of the
+#   driver's http peer
+# e.g. --peer 'java21-cds=images/bin/image-peer.sh images/target/images/java21 with {port} {war} --mode http'
+#      --peer 'java21-nocds=images/bin/image-peer.sh images/target/images/java21 without {port} {war} --mode http'
+# The app is unpacked once per war (cached under $TMPDIR), its <runtime> the image's, without its <env-variables>, which an app
 # image carries in its config: the runtime starts one JVM, as in a container. SIGTERM or SIGINT
 # stops it (the JVM drains). Needs root (namespaces, chroot), as the image tests do.
 set -eu
@@ -15,6 +18,7 @@ image=$(cd "${1:?usage: image-peer.sh IMAGE_DIR with|without PORT APP.war}" && p
 archive=${2:?with|without}
 port=${3:?PORT}
 war=$(cd "$(dirname "${4:?APP.war}")" && pwd)/$(basename "$4")
+shift 4
 root=$image/rootfs dist=$image/dist cds=$image/cds
 [ "$(id -u)" = 0 ] || { echo "error: image-peer.sh needs root (namespaces and chroot)" >&2; exit 2; }
 [ -d "$root" ] && [ -f "$dist/runtime-main.jar" ] || {
@@ -29,10 +33,13 @@ case "$archive" in
   without) option=-Xshare:auto; mkdir -p "$cds" ;;
   *) echo "error: with or without, not $archive" >&2; exit 2 ;;
 esac
-app=${TMPDIR:-/tmp}/aerun-image-peer-$(sha256sum "$war" | cut -c1-16)
+# The app's <runtime> is the image's (java-25-openjdk-amd64: java25), as in the training run.
+runtime=java$(echo "$java_home" | sed 's|.*/java-\([0-9]*\)-.*|\1|')
+app=${TMPDIR:-/tmp}/aerun-image-peer-$runtime-$(sha256sum "$war" | cut -c1-16)
 if [ ! -d "$app" ]; then
   mkdir -p "$app.tmp" && (cd "$app.tmp" && unzip -q "$war")
   sed -i '/<env-variables>/,/<\/env-variables>/d' "$app.tmp/WEB-INF/appengine-web.xml"
+  sed -i "s|<runtime>[^<]*</runtime>|<runtime>$runtime</runtime>|" "$app.tmp/WEB-INF/appengine-web.xml"
   chmod -R a+rX "$app.tmp" && mv "$app.tmp" "$app"
 fi
 mkdir -p "$dist/cds" # the mount point of the archive's folder, as in the image
@@ -45,7 +52,7 @@ env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin PORT="$port" AERUN_APP=/app DIST="$dis
     mount --bind "$DIST" "$root/opt/aerun" && mount --bind "$CDS" "$root/opt/aerun/cds" &&
     mount --bind "$APP" "$root/app" && exec chroot --userspec=65532:65532 "$root" "$@"' sh "$root" \
   "/$java_home/bin/java" "$option" -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError \
-  -jar /opt/aerun/runtime-main.jar --log-format json &
+  -jar /opt/aerun/runtime-main.jar --log-format json "$@" &
 pid=$!
 stop() {
   for child in $(cat "/proc/$pid/task/$pid/children" 2>/dev/null); do kill -TERM "$child" 2>/dev/null || true; done

@@ -22,6 +22,10 @@ chmod -R a+rX "$app"
 # Without its <env-variables>, which would make the launcher start a second JVM to set them (an
 # image carries them in its environment instead): the training run is the one JVM.
 sed -i '/<env-variables>/,/<\/env-variables>/d' "$app/WEB-INF/appengine-web.xml"
+# The app's <runtime> is the image's, as an app for this image declares it: the training run uses
+# that runtime's default EE version (java17 EE8, java21 EE10, java25 EE11), whose loader's
+# classes an archive then holds.
+sed -i "s|<runtime>[^<]*</runtime>|<runtime>$runtime</runtime>|" "$app/WEB-INF/appengine-web.xml"
 # The image's files as the container sees them: jars dated at the epoch, as the layers date them,
 # so that the archive's check of the class path matches in the container.
 find "$dist" -exec touch -h -d @0 {} +

@@ -45,6 +45,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * environment and nothing of this machine's. Needs root, as CI has.
  */
 class ImageRunTest {
+  private static final Pattern CLASS_LOAD =
+      Pattern.compile("\\[class,load\\] (\\S+) source: ([^\\n]*)");
   private static final Pattern STARTED = Pattern.compile(" at http://([^/\"]+):(\\d+)/");
   private static final Path IMAGES = Path.of(System.getProperty("aerun.images.dir"));
   private static final Path APPS = Path.of(System.getProperty("aerun.apps.dir"));
@@ -119,6 +121,64 @@ class ImageRunTest {
       } finally {
         c.kill();
       }
+    }
+  }
+
+  /**
+   * The image's class-data-sharing archive is used and covers the start: the entrypoint run with
+   * the archive required ({@code -Xshare:on}; JDK 25 {@code -XX:AOTMode=on}: a JVM that cannot map
+   * it does not start) and its class loading logged, on the app the archive was trained with. Most
+   * classes loaded up to the first 200 come from the archive (without it, only the JDK's own
+   * default archive's share: about a third), the runtime's and the EE loader's among them.
+   */
+  @ParameterizedTest
+  @MethodSource("images")
+  void archive_isMapped_andCoversTheStart(String runtime) throws Exception {
+    assumeRoot();
+    String war = runtime.equals("java17") ? "sample-ee8-app.war" : "sample-ee10-app.war";
+    Path app = explode(APPS.resolve(war), dir.resolve("app"), runtime); // the training app
+    // The runtime id's default EE version, as in the training run (bin/train-cds.sh).
+    String ee = Map.of("java17", "ee8", "java21", "ee10", "java25", "ee11").get(runtime);
+    Stage.stage(app, dir.resolve("staged"), "test.local/sample", IMAGES);
+    OciImage image = OciImage.read(dir.resolve("staged/image.tar"), dir.resolve("blobs"));
+    Path root = Files.createDirectories(dir.resolve("rootfs"));
+    for (Layer layer : image.layers()) {
+      run(
+          List.of(
+              "tar", "--numeric-owner", "-xzf", layer.file().toString(), "-C", root.toString()));
+    }
+    ObjectNode config = image.containerConfig();
+    String required = runtime.equals("java25") ? "-XX:AOTMode=on" : "-Xshare:on";
+    Container c =
+        Container.start(
+            root,
+            config,
+            List.of(),
+            Map.of("JAVA_TOOL_OPTIONS", required + " -Xlog:class+load=info:stdout"));
+    try {
+      get(c.port(), "/hello");
+      Map<String, String> sources = new java.util.HashMap<>();
+      Matcher m = CLASS_LOAD.matcher(c.output());
+      while (m.find()) {
+        sources.putIfAbsent(m.group(1), m.group(2));
+      }
+      long shared = sources.values().stream().filter(s -> s.startsWith("shared objects")).count();
+      String summary = shared + " of " + sources.size() + " classes from the archive";
+      assertTrue(sources.size() > 1000, "class loading logged: " + summary + "\n" + c.output());
+      assertTrue(shared >= 0.8 * sources.size(), summary);
+      for (String name :
+          List.of(
+              "dev.aerun.main.RuntimeStarter", // the launcher jar (application class path)
+              "org.eclipse.jetty.server.Server", // lib/ (the jar's Class-Path)
+              "org.eclipse.jetty." + ee + ".webapp.WebAppContext")) { // lib/<ee>: the EE loader
+        assertTrue(
+            sources.getOrDefault(name, "").startsWith("shared objects"),
+            name + " from the archive, not " + sources.get(name) + " (" + summary + ")");
+      }
+      assertTrue(c.jvm().destroy(), "SIGTERM sent");
+      assertEquals(0, c.waitForExit(), c.output());
+    } finally {
+      c.kill();
     }
   }
 
