@@ -11,8 +11,10 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Counts how the requests of a run ended: by status, or the connection closed before an answer.
- * Also keeps the latency of 503s (from the intended send time, as the generator measures), since an
- * overloaded server must refuse fast.
+ * Also keeps the latency of 503s, since an overloaded server must refuse fast: from the moment each
+ * went out on a connection, not from its intended send time. Under overload every connection of the
+ * generator is busy and the next requests wait in the generator for one to free up; that wait is
+ * the client's queue, which a refusal cannot shorten, and counting it would measure the generator.
  */
 final class Outcomes {
   /** Requests never sent: no connection could be made (nobody listening any more). */
@@ -33,8 +35,7 @@ final class Outcomes {
     if (outcome.status() == 503) {
       rejected.recordValue(
           Math.min(
-              LoadGenerator.HIGHEST_MICROS,
-              (outcome.doneNanos() - outcome.intendedNanos()) / 1000));
+              LoadGenerator.HIGHEST_MICROS, (outcome.doneNanos() - outcome.sentNanos()) / 1000));
     }
   }
 
