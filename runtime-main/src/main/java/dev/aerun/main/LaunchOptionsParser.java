@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Reads {@link LaunchOptions} from the command line, the environment and {@code -D} properties:
@@ -53,12 +54,13 @@ final class LaunchOptionsParser {
     String formatValue = environment.get(RuntimeLogs.FORMAT_VARIABLE);
     if (formatValue != null && !formatValue.isBlank()) {
       b.logFormat =
-          parseLogFormat(formatValue, "environment variable " + RuntimeLogs.FORMAT_VARIABLE);
+          read(
+              LogFormat::parse, formatValue, "environment variable " + RuntimeLogs.FORMAT_VARIABLE);
       b.logFormatGiven = true;
     }
     formatValue = systemProperties.get(RuntimeLogs.FORMAT_PROPERTY);
     if (formatValue != null) {
-      b.logFormat = parseLogFormat(formatValue, "-D" + RuntimeLogs.FORMAT_PROPERTY);
+      b.logFormat = read(LogFormat::parse, formatValue, "-D" + RuntimeLogs.FORMAT_PROPERTY);
       b.logFormatGiven = true;
     }
 
@@ -80,8 +82,10 @@ final class LaunchOptionsParser {
     String graceValue = environment.get(LaunchOptions.SHUTDOWN_GRACE_VARIABLE);
     if (graceValue != null && !graceValue.isBlank()) {
       b.shutdownGrace =
-          parseDuration(
-              graceValue, "environment variable " + LaunchOptions.SHUTDOWN_GRACE_VARIABLE);
+          read(
+              Durations::parse,
+              graceValue,
+              "environment variable " + LaunchOptions.SHUTDOWN_GRACE_VARIABLE);
     }
 
     Deque<String> rest = new ArrayDeque<>();
@@ -102,7 +106,8 @@ final class LaunchOptionsParser {
         case "--port" -> b.port = parsePort(value(rest, arg), "--port");
         case "--address" -> b.address = value(rest, arg);
         case "--mode" -> b.mode = parseMode(value(rest, arg));
-        case "--trusted-proxies" -> b.trustedProxies = parseTrustedProxies(value(rest, arg), arg);
+        case "--trusted-proxies" ->
+            b.trustedProxies = read(TrustPolicy::parse, value(rest, arg), arg);
         case "--temp-dir" -> b.tempDirectory = Path.of(value(rest, arg));
         case "--development" -> b.development = true;
         case "--watch" -> b.watch = true;
@@ -114,22 +119,22 @@ final class LaunchOptionsParser {
         case "--rpc-listen" -> b.rpcListen = parseRpcAddress(value(rest, arg), arg);
         case "--rpc-target" -> b.rpcTarget = parseRpcAddress(value(rest, arg), arg);
         case "--log-format" -> {
-          b.logFormat = parseLogFormat(value(rest, arg), arg);
+          b.logFormat = read(LogFormat::parse, value(rest, arg), arg);
           b.logFormatGiven = true;
         }
         case "--request-log" -> b.requestLog = parseOnOff(value(rest, arg), arg);
-        case "--shutdown-grace" -> b.shutdownGrace = parseDuration(value(rest, arg), arg);
+        case "--shutdown-grace" -> b.shutdownGrace = read(Durations::parse, value(rest, arg), arg);
         case "--max-concurrent-requests" ->
             b.maxConcurrentRequests = parseCount(value(rest, arg), arg, 1);
         case "--max-queued-requests" -> b.maxQueuedRequests = parseCount(value(rest, arg), arg, 0);
-        case "--queue-timeout" -> b.queueTimeout = parseDuration(value(rest, arg), arg);
+        case "--queue-timeout" -> b.queueTimeout = read(Durations::parse, value(rest, arg), arg);
         case "--max-war-size" -> b.maxWarBytes = parseSize(value(rest, arg), arg);
         case "--max-war-entries" -> b.maxWarEntries = parseCount(value(rest, arg), arg, 1);
         case "--login-url" -> b.loginUrl = parseUrlTemplate(value(rest, arg), arg, true);
         case "--logout-url" -> b.logoutUrl = parseUrlTemplate(value(rest, arg), arg, false);
         case "--sessions-jdbc-url" -> b.sessionsJdbcUrl = value(rest, arg);
         case "--request-body-timeout" ->
-            b.requestBodyTimeout = parseDuration(value(rest, arg), arg);
+            b.requestBodyTimeout = read(Durations::parse, value(rest, arg), arg);
         default -> {
           if (arg.startsWith("-")) {
             throw new UsageException("unknown option " + arg + " (see --help)");
@@ -381,14 +386,6 @@ final class LaunchOptionsParser {
         option + " must be a size such as 512m, 2g or 1048576 (bytes), not '" + value + "'");
   }
 
-  static TrustPolicy parseTrustedProxies(String value, String option) throws UsageException {
-    try {
-      return TrustPolicy.parse(value);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(option + ": " + e.getMessage());
-    }
-  }
-
   static boolean parseOnOff(String value, String option) throws UsageException {
     switch (value.toLowerCase(Locale.ROOT)) {
       case "on":
@@ -400,19 +397,15 @@ final class LaunchOptionsParser {
     }
   }
 
-  static LogFormat parseLogFormat(String value, String source) throws UsageException {
+  /**
+   * {@code value} read by {@code parser}; a value it refuses ({@link IllegalArgumentException})
+   * becomes a usage error that names {@code where} it came from.
+   */
+  static <T> T read(Function<String, T> parser, String value, String where) throws UsageException {
     try {
-      return LogFormat.parse(value);
+      return parser.apply(value);
     } catch (IllegalArgumentException e) {
-      throw new UsageException(source + ": " + e.getMessage());
-    }
-  }
-
-  static Duration parseDuration(String value, String what) throws UsageException {
-    try {
-      return Durations.parse(value);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(what + ": " + e.getMessage());
+      throw new UsageException(where + ": " + e.getMessage());
     }
   }
 
