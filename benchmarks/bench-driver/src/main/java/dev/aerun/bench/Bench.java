@@ -229,8 +229,7 @@ final class Bench {
             Steal.Measured<long[]> start = steal.measure(() -> coldStart(peer, name));
             coldStarts.add(peer, start.value()[0], start.value()[1], start.stealPercent());
             progress.end(
-                String.format(Locale.ROOT, "%.0f ms", start.value()[0] / 1e6)
-                    + TimingScenarios.stealNote(start));
+                String.format(Locale.ROOT, "%.0f ms", start.value()[0] / 1e6) + start.note());
           } catch (Exception e) {
             fail(peer, "ee10", "coldstart", e);
           }

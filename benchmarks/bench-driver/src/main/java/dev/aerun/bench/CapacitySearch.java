@@ -17,7 +17,7 @@ final class CapacitySearch {
 
   /** One fixed-rate run at {@code rate}, warmed up and recorded by whoever implements it. */
   interface Stepper {
-    CapacityStep run(double rate);
+    CapacityStep run(double rate) throws Exception;
   }
 
   /**
@@ -34,7 +34,8 @@ final class CapacitySearch {
    * Searches down from {@code peak}: {@code fractions} of it, highest first, until one passes, then
    * {@code refinements} bisections between it and the fraction above it.
    */
-  static Found search(double peak, double[] fractions, int refinements, Stepper stepper) {
+  static Found search(double peak, double[] fractions, int refinements, Stepper stepper)
+      throws Exception {
     List<CapacityStep> steps = new ArrayList<>();
     if (!(peak > 0)) {
       return new Found(0, steps);
@@ -67,7 +68,7 @@ final class CapacitySearch {
   }
 
   /** Runs {@code rate} until two runs agree; whether they agree on a pass. */
-  static boolean agreed(Stepper stepper, double rate, List<CapacityStep> steps) {
+  static boolean agreed(Stepper stepper, double rate, List<CapacityStep> steps) throws Exception {
     int passes = 0;
     int fails = 0;
     for (int run = 0; run < MAX_RUNS_PER_RATE; run++) {

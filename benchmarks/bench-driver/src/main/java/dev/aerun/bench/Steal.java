@@ -98,7 +98,21 @@ public final class Steal {
    * @param attempts how many runs it took
    * @param disturbed whether even the run kept saw more than the allowed steal
    */
-  public record Measured<T>(T value, double stealPercent, int attempts, boolean disturbed) {}
+  public record Measured<T>(T value, double stealPercent, int attempts, boolean disturbed) {
+    /** ", steal 4.1 % (2 runs)" for a progress line when the steal is worth mentioning, else "". */
+    public String note() {
+      if (attempts == 1 && !disturbed) {
+        return "";
+      }
+      return ", steal "
+          + percent(stealPercent)
+          + " ("
+          + attempts
+          + (attempts == 1 ? " run" : " runs")
+          + (disturbed ? ", disturbed" : "")
+          + ")";
+    }
+  }
 
   /** One timed phase. */
   public interface Phase<T> {

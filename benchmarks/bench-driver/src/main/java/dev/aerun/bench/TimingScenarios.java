@@ -99,7 +99,7 @@ final class TimingScenarios {
         netOfJit,
         Report.bytes(allocated),
         Report.millis(lag.p99Millis()),
-        stealNote(measured),
+        measured.note(),
         run.errors() > 0 ? ", " + run.errors() + " errors" : "");
   }
 
@@ -120,20 +120,6 @@ final class TimingScenarios {
     CpuClock.ProcessCpu window = CpuClock.of(server.pid()).minus(c1);
     ServerStats s2 = ServerStats.fetch(client, port);
     return new CpuWindow(run, window, s1, s2, (System.nanoTime() - t1) / 1e9);
-  }
-
-  /** ", steal 4.1 % (2 runs)" when the hypervisor took enough to mention. */
-  static String stealNote(Steal.Measured<?> m) {
-    if (m.attempts() == 1 && !m.disturbed()) {
-      return "";
-    }
-    return ", steal "
-        + Steal.percent(m.stealPercent())
-        + " ("
-        + m.attempts()
-        + (m.attempts() == 1 ? " run" : " runs")
-        + (m.disturbed() ? ", disturbed" : "")
-        + ")";
   }
 
   /** Open loop at a fixed rate: latency percentiles, corrected for coordinated omission. */
@@ -172,7 +158,7 @@ final class TimingScenarios {
         run.achievedRate(),
         Report.millis(lag.p99Millis()),
         lag.measurable() ? "" : " (not measurable)",
-        stealNote(measured),
+        measured.note(),
         run.errors() > 0 ? ", " + run.errors() + " errors" : "");
   }
 
@@ -248,23 +234,17 @@ final class TimingScenarios {
     }
   }
 
-  private CapacityStep capacityStep(LoadGenerator client, int port, Load load, double rate) {
-    Steal.Measured<RateRun> measured;
-    try {
-      measured =
-          steal.measure(
-              () -> {
-                client.openLoop(port, load, rate, profile.capacityWarmup());
-                RateRun run = client.openLoop(port, load, rate, profile.capacityStep());
-                // Let whatever queued drain before the next run.
-                ServerProcess.sleepMillis(100);
-                return run;
-              });
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+  private CapacityStep capacityStep(LoadGenerator client, int port, Load load, double rate)
+      throws Exception {
+    Steal.Measured<RateRun> measured =
+        steal.measure(
+            () -> {
+              client.openLoop(port, load, rate, profile.capacityWarmup());
+              RateRun run = client.openLoop(port, load, rate, profile.capacityStep());
+              // Let whatever queued drain before the next run.
+              ServerProcess.sleepMillis(100);
+              return run;
+            });
     RateRun run = measured.value();
     double p99 = run.p99Millis();
     boolean passed =

@@ -24,7 +24,7 @@ class CapacitySearchTest {
   }
 
   @Test
-  void searchesDownFromThePeak_thenBisects() {
+  void searchesDownFromThePeak_thenBisects() throws Exception {
     List<Double> tried = new ArrayList<>();
     CapacitySearch.Found found =
         CapacitySearch.search(10_000, FRACTIONS, 2, server(rate -> rate <= 7_400, tried));
@@ -40,7 +40,7 @@ class CapacitySearchTest {
   }
 
   @Test
-  void aRateIsRunUntilTwoRunsAgree() {
+  void aRateIsRunUntilTwoRunsAgree() throws Exception {
     // Fails once, then passes: the third run decides.
     int[] calls = {0};
     List<CapacityStep> steps = new ArrayList<>();
@@ -65,7 +65,7 @@ class CapacitySearchTest {
   }
 
   @Test
-  void nothingPasses_capacityZero_andNoPeakNoSearch() {
+  void nothingPasses_capacityZero_andNoPeakNoSearch() throws Exception {
     List<Double> tried = new ArrayList<>();
     assertEquals(
         0, CapacitySearch.search(1000, FRACTIONS, 2, server(r -> false, tried)).capacityRate());
