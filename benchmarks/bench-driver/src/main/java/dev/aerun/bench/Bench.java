@@ -261,6 +261,11 @@ final class Bench {
       Stats.Spread serverCpu =
           Stats.spread(
               rounds.stream().map(Results.CapacityRound::serverCpuMicrosPerRequestAtPeak).toList());
+      Stats.Spread serverCpuNetOfJit =
+          Stats.spread(
+              rounds.stream()
+                  .map(Results.CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit)
+                  .toList());
       results.capacity.add(
           new CapacityRow(
               peer.id,
@@ -270,6 +275,7 @@ final class Bench {
               capacity,
               peak,
               serverCpu,
+              serverCpuNetOfJit,
               rounds));
     }
   }

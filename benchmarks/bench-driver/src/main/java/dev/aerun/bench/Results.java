@@ -267,6 +267,9 @@ final class Results {
    * it.
    *
    * @param serverCpuMicrosPerRequestAtPeak the server process's CPU per request in the peak run
+   * @param serverCpuMicrosPerRequestAtPeakNetOfJit the same without its JIT compiler threads' CPU:
+   *     what a request costs once the server is compiled, the figure the CPU target compares (the
+   *     compilers still run in bursts after the warm-up, differently in every run and peer)
    * @param serverJitCpuMillisAtPeak its JIT compiler threads' CPU time in that run
    * @param generatorCpuMicrosPerRequestAtPeak the load generator's CPU per request in that run
    * @param peakStealPercent the hypervisor's steal over the peak run kept
@@ -277,6 +280,7 @@ final class Results {
       double peakP99Millis,
       double capacityRate,
       double serverCpuMicrosPerRequestAtPeak,
+      double serverCpuMicrosPerRequestAtPeakNetOfJit,
       double serverJitCpuMillisAtPeak,
       double generatorCpuMicrosPerRequestAtPeak,
       double peakStealPercent,
@@ -297,6 +301,7 @@ final class Results {
       Stats.Spread capacity,
       Stats.Spread peak,
       Stats.Spread serverCpuMicrosPerRequestAtPeak,
+      Stats.Spread serverCpuMicrosPerRequestAtPeakNetOfJit,
       List<CapacityRound> rounds) {}
 
   /**

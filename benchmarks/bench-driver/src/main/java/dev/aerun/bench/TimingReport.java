@@ -273,15 +273,17 @@ final class TimingReport {
             "Capacity, p99 ≤ bound (req/s)",
             "Peak, closed loop (req/s)",
             "Server CPU per request at the peak",
+            "Server CPU per request at the peak, without JIT",
             "Server JIT threads' CPU in the peak run (ms)",
             "Generator CPU per request at the peak"),
         List.of(
             spread(byPeer, CapacityRow::capacity),
             spread(byPeer, CapacityRow::peak),
             spread(byPeer, CapacityRow::serverCpuMicrosPerRequestAtPeak),
+            spread(byPeer, CapacityRow::serverCpuMicrosPerRequestAtPeakNetOfJit),
             jit,
             generatorCpu),
-        List.of("%.0f", "%.0f", "%.1f µs", "%.0f", "%.1f µs"));
+        List.of("%.0f", "%.0f", "%.1f µs", "%.1f µs", "%.0f", "%.1f µs"));
     md.append(
         "| Peer | Round: peak (steal) → capacity; steps (rate: p99 / generator lag p99, steal,"
             + " pass) |\n");

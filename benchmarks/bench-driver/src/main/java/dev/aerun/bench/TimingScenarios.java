@@ -188,6 +188,9 @@ final class TimingScenarios {
         peak.latency().getValueAtPercentile(99) / 1000.0,
         found.capacityRate(),
         serverCpu.known() ? serverCpu.totalNanos() / 1000.0 / answered : Double.NaN,
+        serverCpu.known()
+            ? (serverCpu.totalNanos() - serverCpu.compilerNanos()) / 1000.0 / answered
+            : Double.NaN,
         serverCpu.known() ? serverCpu.compilerNanos() / 1e6 : Double.NaN,
         peak.generatorCpuMicrosPerRequest(),
         measured.stealPercent(),
