@@ -1,7 +1,6 @@
 package dev.aerun.httpconnector;
 
 import dev.aerun.runtime.contract.AppEngineRequestHandler;
-import dev.aerun.runtime.contract.TransferEncodingHandler;
 import dev.aerun.runtime.lifecycle.DrainHandler;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.load.DeadlineHandler;
@@ -56,7 +55,7 @@ public final class HttpConnectorServer extends PublicServer {
   /**
    * The whole request path: health and draining -> concurrency limit -> body timeout (a slow body
    * cannot keep its slot) -> contract (trust, headers, address, scheme, attributes) -> trace for
-   * logs -> deadline -> size limits -> app.
+   * logs -> deadline -> body limits and the app's framing -> app.
    */
   private static DrainHandler requestPath(Spec spec) {
     PublicServerSpec serving = spec.server();
@@ -64,12 +63,12 @@ public final class HttpConnectorServer extends PublicServer {
     AppEngineRequestHandler contract = new AppEngineRequestHandler(serving.contract());
     RequestTraceHandler trace = new RequestTraceHandler();
     DeadlineHandler deadline = new DeadlineHandler(null);
-    Handler.Wrapper sizeLimits = serving.limits().newBodySizeLimitHandler();
+    Handler.Wrapper body = serving.limits().newAppBodyHandler();
     bodyTimeout.setHandler(contract);
     contract.setHandler(trace);
     trace.setHandler(deadline);
-    deadline.setHandler(sizeLimits);
-    sizeLimits.setHandler(new TransferEncodingHandler(spec.app()));
+    deadline.setHandler(body);
+    body.setHandler(spec.app());
     return new DrainHandler(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout));
   }
 

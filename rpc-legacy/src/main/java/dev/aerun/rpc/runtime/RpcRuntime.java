@@ -2,7 +2,6 @@ package dev.aerun.rpc.runtime;
 
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.RequestLimits;
-import dev.aerun.runtime.contract.TransferEncodingHandler;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.logging.RequestTraceHandler;
 import dev.aerun.runtime.server.PublicServers;
@@ -26,9 +25,9 @@ import org.eclipse.jetty.server.Server;
  * finished.
  *
  * <p>The request path, top to bottom: the RPC connector builds the Jetty request and sets the
- * request attributes → the body size limits ({@link RequestLimits#newBodySizeLimitHandler()}) → a
- * counter of the bytes the app writes → the app's framing headers dropped ({@link
- * TransferEncodingHandler}) → the app. Errors use the server's {@code NoDetailsErrorHandler}.
+ * request attributes → the body size limits and the app's framing headers dropped ({@link
+ * RequestLimits#newAppBodyHandler()}) → a counter of the bytes the app writes → the app. Errors use
+ * the server's {@code NoDetailsErrorHandler}.
  */
 public final class RpcRuntime {
   /**
@@ -77,11 +76,11 @@ public final class RpcRuntime {
     server.addConnector(connector);
 
     // The request path: limits -> byte counter -> app.
-    Handler.Wrapper sizeLimits = spec.limits().newBodySizeLimitHandler();
+    Handler.Wrapper sizeLimits = spec.limits().newAppBodyHandler();
     // The trace handler publishes the request's trace (attributes set by the RPC connection) so
     // the app's log lines made on this thread are correlated, as in HttpConnector mode.
     server.setHandler(new RequestTraceHandler(sizeLimits));
-    sizeLimits.setHandler(new ResponseSizeTracker(new TransferEncodingHandler(spec.app())));
+    sizeLimits.setHandler(new ResponseSizeTracker(spec.app()));
     this.service = new EvaluationRuntimeService(this);
   }
 

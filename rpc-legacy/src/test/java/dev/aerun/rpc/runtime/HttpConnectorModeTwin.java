@@ -42,10 +42,10 @@ final class HttpConnectorModeTwin implements AutoCloseable {
             server, new HttpConnectionFactory(PublicServers.newHttpConfiguration(limits)));
     server.addConnector(connector);
     AppEngineRequestHandler contract = new AppEngineRequestHandler(OPTIONS);
-    Handler.Wrapper sizeLimits = limits.newBodySizeLimitHandler();
+    Handler.Wrapper body = limits.newAppBodyHandler();
     server.setHandler(contract);
-    contract.setHandler(sizeLimits);
-    sizeLimits.setHandler(new dev.aerun.runtime.contract.TransferEncodingHandler(app));
+    contract.setHandler(body);
+    body.setHandler(app);
     server.start();
   }
 

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Objects;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.handler.SizeLimitHandler;
 
 /**
  * The size limits of DESIGN §4, the same in both modes.
@@ -13,7 +12,7 @@ import org.eclipse.jetty.server.handler.SizeLimitHandler;
  * <ul>
  *   <li>Request body over {@link #requestBodyLimit()} → 413: rejected before the app runs when
  *       {@code Content-Length} says so, otherwise the app's read fails once the streamed bytes pass
- *       the limit (Jetty's {@link SizeLimitHandler}).
+ *       the limit ({@link AppBodyHandler}).
  *   <li>Response body over {@link #responseBodyLimit()} → 500 if the response is not committed yet,
  *       otherwise the stream is aborted (the client sees a truncated response). Lifted by {@code
  *       appengine.ignore.responseSizeLimit}.
@@ -105,9 +104,12 @@ public record RequestLimits(
     return ignoreResponseSizeLimit ? -1 : responseBodyLimit;
   }
 
-  /** A new handler enforcing the body limits; put it in front of the app. */
-  public Handler.Wrapper newBodySizeLimitHandler() {
-    return new SizeLimitHandler(requestBodyLimit, effectiveResponseBodyLimit());
+  /**
+   * A new handler enforcing the body limits (and keeping the app from framing its response, see
+   * {@link AppBodyHandler}); put it in front of the app.
+   */
+  public Handler.Wrapper newAppBodyHandler() {
+    return new AppBodyHandler(requestBodyLimit, effectiveResponseBodyLimit());
   }
 
   /** Applies the header limit to a connector's configuration. */

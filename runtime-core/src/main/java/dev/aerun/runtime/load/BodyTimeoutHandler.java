@@ -91,7 +91,7 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
    * Whether a body may follow: a length over 0, or (no length) a chunked HTTP/1 body or any HTTP/2+
    * stream. Jetty gives a bodiless HTTP/1 request no length at all, not 0.
    */
-  static boolean mayHaveBody(Request request) {
+  public static boolean mayHaveBody(Request request) {
     long length = request.getLength();
     if (length >= 0) {
       return length > 0;

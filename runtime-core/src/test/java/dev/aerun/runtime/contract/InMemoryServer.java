@@ -26,10 +26,10 @@ final class InMemoryServer implements AutoCloseable {
     connector = new LocalConnector(server, new HttpConnectionFactory(http));
     server.addConnector(connector);
     AppEngineRequestHandler contract = new AppEngineRequestHandler(options);
-    Handler.Wrapper sizeLimits = limits.newBodySizeLimitHandler();
+    Handler.Wrapper body = limits.newAppBodyHandler();
     server.setHandler(contract);
-    contract.setHandler(sizeLimits);
-    sizeLimits.setHandler(app);
+    contract.setHandler(body);
+    body.setHandler(app);
     server.start();
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpTester;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -51,6 +52,16 @@ class LimitsAndErrorsTest {
           } else {
             response.write(true, body, callback);
           }
+          return true;
+        }
+        case "/framed" -> {
+          // The app tries to frame its own body, by put, by add and with a Content-Length.
+          Fields query = Request.extractQueryParameters(request);
+          response.getHeaders().put(HttpHeader.TRANSFER_ENCODING, "gzip");
+          response.getHeaders().add("Transfer-Encoding", "chunked");
+          response.getHeaders().put(HttpHeader.CONTENT_LENGTH, query.getValue("length"));
+          response.write(
+              true, ByteBuffer.wrap("hello".getBytes(StandardCharsets.US_ASCII)), callback);
           return true;
         }
         case "/boom" -> throw new IllegalStateException(SECRET);
@@ -123,6 +134,30 @@ class LimitsAndErrorsTest {
       HttpTester.Response response =
           HttpTester.parseResponse(
               server.request("GET /write?n=" + (SMALL + 1) + " HTTP/1.1\r\nHost: a\r\n\r\n"));
+
+      assertEquals(500, response.getStatus());
+      assertNoDetails(response.getContent());
+    }
+  }
+
+  @Test
+  void appsTransferEncoding_isDropped_theServerFramesTheBody() throws Exception {
+    try (InMemoryServer server = server(small())) {
+      String raw = server.request("GET /framed?length=5 HTTP/1.1\r\nHost: a\r\n\r\n");
+
+      assertTrue(raw.startsWith("HTTP/1.1 200"), raw);
+      assertFalse(raw.contains("Transfer-Encoding"), raw);
+      assertTrue(raw.contains("Content-Length: 5\r\n"), raw);
+      assertTrue(raw.endsWith("\r\n\r\nhello"), raw);
+    }
+  }
+
+  @Test
+  void appsContentLengthOverTheLimit_becomes500() throws Exception {
+    try (InMemoryServer server = server(small())) {
+      HttpTester.Response response =
+          HttpTester.parseResponse(
+              server.request("GET /framed?length=" + (SMALL + 1) + " HTTP/1.1\r\nHost: a\r\n\r\n"));
 
       assertEquals(500, response.getStatus());
       assertNoDetails(response.getContent());
