@@ -100,10 +100,10 @@ class ConcurrencyLimitHandlerTest {
     CompletableFuture<HttpResponse<String>> queued = send("/block");
     // The queued one waits; it holds no thread and does not reach the app.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (limit.getSuspendedRequestCount() < 1 && System.nanoTime() < deadline) {
+    while (limit.waitingCount() < 1 && System.nanoTime() < deadline) {
       Thread.sleep(5);
     }
-    assertEquals(1, limit.getSuspendedRequestCount());
+    assertEquals(1, limit.waitingCount());
 
     HttpResponse<String> rejected = send("/other").get(30, TimeUnit.SECONDS);
 
@@ -139,12 +139,12 @@ class ConcurrencyLimitHandlerTest {
     CompletableFuture<HttpResponse<String>> blocking = send("/block");
     assertTrue(entered.tryAcquire(1, 30, TimeUnit.SECONDS));
 
-    // Jetty's QoSHandler reads a zero wait as "wait forever": this would never be answered.
+    // A zero wait means no waiting, not "wait forever": this must be answered at once.
     HttpResponse<String> rejected = send("/other").get(30, TimeUnit.SECONDS);
 
     assertEquals(503, rejected.statusCode());
     assertEquals("1", rejected.headers().firstValue("Retry-After").orElse(""));
-    assertEquals(0, limit.getSuspendedRequestCount());
+    assertEquals(0, limit.waitingCount());
     assertFalse(blocking.isDone());
     release.countDown();
     assertEquals(200, blocking.get(30, TimeUnit.SECONDS).statusCode());
@@ -204,6 +204,24 @@ class ConcurrencyLimitHandlerTest {
     assertEquals(27, unavailable);
     assertEquals(3, mostRunning.get());
     assertEquals(200, send("/after").get(30, TimeUnit.SECONDS).statusCode());
+  }
+
+  @Test
+  void manyWaitingAtOnce_eachGetsATurn_noneIsForgotten() throws Exception {
+    // Turns given back while others join the queue: a turn missed there leaves a request waiting
+    // until its 30 s are up (503).
+    start(capacity(2, 200, Duration.ofSeconds(30)));
+    List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      all.add(send("/quick"));
+    }
+
+    for (CompletableFuture<HttpResponse<String>> response : all) {
+      assertEquals(200, response.get(60, TimeUnit.SECONDS).statusCode());
+    }
+    assertTrue(mostRunning.get() <= 2, "at most 2 at once: " + mostRunning.get());
+    assertEquals(0, limit.waitingCount());
+    assertEquals(0, limit.rejectedCount());
   }
 
   @Test
