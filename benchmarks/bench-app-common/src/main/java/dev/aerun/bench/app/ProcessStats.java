@@ -7,7 +7,9 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
@@ -20,10 +22,12 @@ import javax.management.openmbean.CompositeData;
  * Jetty, HttpConnector mode, legacy mode) is measured by the same code.
  *
  * <ul>
- *   <li>{@code allocatedBytes}: bytes allocated on the Java heap so far by every live thread of the
+ *   <li>{@code allocatedBytes}: bytes allocated on the Java heap so far by the threads of the
  *       process (Jetty's, gRPC's, the JDK's, the app's), from {@link
- *       ThreadMXBean#getThreadAllocatedBytes(long[])}. Threads that ended are no longer counted,
- *       which is why a caller compares two readings taken a short time apart.
+ *       ThreadMXBean#getThreadAllocatedBytes(long[])}, summed as each thread's growth since the
+ *       previous reading: a thread that ended since then takes along only what it allocated after
+ *       that reading (summing the live threads' totals instead made a window in which a pool thread
+ *       exited come out negative). A caller compares two readings taken a short time apart.
  *   <li>{@code gcFreedBytes} and {@code heapUsed}: the cross-check. What every collection freed
  *       (heap used before minus after, from the collectors' notifications) plus the growth of the
  *       heap in use is what the process allocated, dead threads included; it is coarse (the heap in
@@ -110,17 +114,31 @@ public final class ProcessStats {
         : -1;
   }
 
+  /** Each thread's allocation at the previous reading, by thread id (never reused). */
+  private static Map<Long, Long> lastAllocated = new HashMap<>();
+
+  private static long allocatedSoFar;
+
+  /** The allocation so far: every thread's growth since the previous reading added up. */
+  static synchronized long allocated(long[] ids, long[] bytes) {
+    Map<Long, Long> now = new HashMap<>(ids.length * 2);
+    for (int i = 0; i < ids.length; i++) {
+      if (bytes[i] < 0) {
+        continue; // the thread ended while being read
+      }
+      now.put(ids[i], bytes[i]);
+      Long before = lastAllocated.get(ids[i]);
+      allocatedSoFar += before == null ? bytes[i] : Math.max(0, bytes[i] - before);
+    }
+    lastAllocated = now;
+    return allocatedSoFar;
+  }
+
   /** All the counters, as one JSON object. */
   public static String json() {
     ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     long[] ids = threads.getAllThreadIds();
-    long[] allocated = threads.getThreadAllocatedBytes(ids);
-    long allocatedSum = 0;
-    for (long bytes : allocated) {
-      if (bytes > 0) {
-        allocatedSum += bytes;
-      }
-    }
+    long allocatedSum = allocated(ids, threads.getThreadAllocatedBytes(ids));
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
     return "{\"pid\":"
