@@ -4,12 +4,15 @@ import dev.aerun.runtime.errors.NoDetailsErrorHandler;
 import java.io.IOException;
 import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.ee10.servlet.ServletHandler;
+import org.eclipse.jetty.ee10.servlet.SessionHandler;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.session.AbstractSessionManager;
 import org.eclipse.jetty.session.SessionManager;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.ClassMatcher;
@@ -34,6 +37,33 @@ final class Ee10Jetty {
   /** What goes into the server: an ee10 context is a core handler itself. */
   static ContextHandler coreContext(WebAppContext webapp) {
     return webapp;
+  }
+
+  /**
+   * Sessions off: the webapp's session handler does nothing per request. Jetty's parses the
+   * request's cookies for a session id, wraps the stream to commit a session and completes it in
+   * the context's scope on every request, for sessions that cannot exist here (the app's {@code
+   * getSession} is {@link DisabledSessionsFilter}'s). {@code getRequestedSessionId()} is then null,
+   * as for a request that sent none.
+   */
+  static void withoutSessions(WebAppContext webapp) {
+    webapp.setSessionHandler(
+        new SessionHandler() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback)
+              throws Exception {
+            Handler next = getHandler();
+            if (next == null) {
+              return false;
+            }
+            ServletContextRequest servletRequest = Request.as(request, ServletContextRequest.class);
+            if (servletRequest != null && servletRequest.getRequestedSession() == null) {
+              servletRequest.setRequestedSession(
+                  AbstractSessionManager.RequestedSession.NO_REQUESTED_SESSION);
+            }
+            return next.handle(request, response, callback);
+          }
+        });
   }
 
   /** The session manager whose cache the runtime sets. */

@@ -102,6 +102,7 @@ public final class Ee10WebappHost implements WebappHost {
         getSessionHandler().setSessionCache(spec.sessions().newCache(Ee10Jetty.sessions(this)));
       } else {
         // A first filter hands the app an empty session instead (see WebappSessions).
+        Ee10Jetty.withoutSessions(this);
         DisabledSessionsFilter filter = new DisabledSessionsFilter(spec.sessions());
         addFilter(new FilterHolder(filter), "/*", EnumSet.allOf(DispatcherType.class));
       }

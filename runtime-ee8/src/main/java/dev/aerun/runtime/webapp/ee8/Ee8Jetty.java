@@ -43,6 +43,12 @@ final class Ee8Jetty {
   }
 
   /** The session manager whose cache the runtime sets. */
+  /**
+   * Sessions off: ee8's nested session handler stays as it is (its per-request work was not
+   * measured); the app's {@code getSession} is {@link DisabledSessionsFilter}'s either way.
+   */
+  static void withoutSessions(WebAppContext webapp) {}
+
   static SessionManager sessions(WebAppContext webapp) {
     return webapp.getSessionHandler().getSessionManager();
   }
