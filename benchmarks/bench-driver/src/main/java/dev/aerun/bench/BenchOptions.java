@@ -191,7 +191,7 @@ public record BenchOptions(
 
   /** The steal rule of this run's timed phases. */
   Steal steal() {
-    return new Steal(maxStealPercent, profile.stealAttempts());
+    return new Steal(maxStealPercent, profile.stealAttempts(), profile.stealCalmBudget());
   }
 
   boolean runs(Scenario scenario) {

@@ -28,6 +28,8 @@ import java.time.Duration;
  * @param coldStarts cold starts per peer (the first comes with the peer's main run)
  * @param stealAttempts the most runs of a timed phase the hypervisor's steal disturbed (see {@link
  *     Steal})
+ * @param stealCalmBudget the longest a run waits in all for bursts of steal to pass before running
+ *     disturbed phases again
  */
 record Profile(
     String name,
@@ -48,7 +50,8 @@ record Profile(
     double[] capacityFractions,
     int capacityRefinements,
     int coldStarts,
-    int stealAttempts) {
+    int stealAttempts,
+    Duration stealCalmBudget) {
 
   static Profile quick() {
     return new Profile(
@@ -70,7 +73,8 @@ record Profile(
         new double[] {0.9, 0.75, 0.5, 0.25},
         0,
         1,
-        3);
+        3,
+        Duration.ofSeconds(60));
   }
 
   /** The warm-up and measured request counts for an echo of {@code size} bytes. */
@@ -106,6 +110,7 @@ record Profile(
         new double[] {0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1},
         2,
         5,
-        5);
+        5,
+        Duration.ofMinutes(5));
   }
 }

@@ -177,12 +177,14 @@ final class Report {
             Locale.ROOT,
             "Hypervisor steal (CPU time the virtual machine's host took, /proc/stat): %s of the"
                 + " machine's CPU over the run. A timed phase that saw more than %s is run again,"
-                + " up to %d runs, keeping the least disturbed: %d of %d phases were run again.",
+                + " up to %d runs, keeping the least disturbed: %d of %d phases were run again"
+                + " (after %.0f s in all spent waiting for bursts to pass).",
             Steal.percent(s.runPercent()),
             Steal.percent(s.maxPercent()),
             s.attempts(),
             s.rerun(),
-            s.phases()));
+            s.phases(),
+            s.calmWaitSeconds()));
     if (s.disturbed() > 0) {
       md.append(
           String.format(

@@ -109,6 +109,7 @@ final class Results {
    * @param rerun phases run more than once because of steal
    * @param disturbed phases still over the bound in the run kept: their figures are marked
    * @param worstPercent the most steal a kept run saw
+   * @param calmWaitSeconds time spent waiting for bursts of steal to pass before runs again
    */
   record StealSummary(
       double runPercent,
@@ -117,7 +118,8 @@ final class Results {
       int phases,
       int rerun,
       int disturbed,
-      double worstPercent) {}
+      double worstPercent,
+      double calmWaitSeconds) {}
 
   /** A peer as the report names it. */
   record PeerInfo(String id, String label) {}

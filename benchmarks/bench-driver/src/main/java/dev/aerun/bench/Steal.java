@@ -3,6 +3,7 @@ package dev.aerun.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Supplier;
 
@@ -17,8 +18,11 @@ import java.util.function.Supplier;
  * same server swings by two. A phase measured in a burst measures the host. So every timed phase
  * notes the steal over it, and one over {@link #maxPercent} is run again (up to {@link #attempts}
  * times in all, keeping the least disturbed run): what is left disturbed is counted and marked in
- * the report. On a machine without steal (bare metal, or a kernel without the figure) nothing is
- * ever run again.
+ * the report. Before running a phase again it waits for the burst to pass (one-second windows until
+ * one sees no more steal than allowed): a phase run again at once mostly lands in the same burst.
+ * The waiting has a budget for the whole run, so that a host busy for minutes delays a run by that
+ * budget at most. On a machine without steal (bare metal, or a kernel without the figure) nothing
+ * is ever run again.
  */
 public final class Steal {
   private static final Path PROC_STAT = Path.of("/proc/stat");
@@ -26,6 +30,9 @@ public final class Steal {
   private final double maxPercent;
   private final int attempts;
   private final Supplier<Sample> clock;
+  private final Sleeper sleeper;
+  private final long calmBudgetMillis;
+  private long calmWaitedMillis;
   private final Sample runStart;
   private int phases;
   private int rerun;
@@ -38,15 +45,40 @@ public final class Steal {
    * @param attempts how many times a phase runs at most
    */
   public Steal(double maxPercent, int attempts) {
-    this(maxPercent, attempts, Sample::now);
+    this(maxPercent, attempts, Duration.ZERO);
   }
 
-  /** With {@code clock} in place of {@code /proc/stat} (for tests). */
+  /**
+   * @param calmBudget the longest the whole run waits, in all, for a burst of steal to pass before
+   *     running a phase again (zero: it runs again at once)
+   */
+  public Steal(double maxPercent, int attempts, Duration calmBudget) {
+    this(maxPercent, attempts, calmBudget, Sample::now, Thread::sleep);
+  }
+
+  /** With {@code clock} in place of {@code /proc/stat} and no waiting (for tests). */
   Steal(double maxPercent, int attempts, Supplier<Sample> clock) {
+    this(maxPercent, attempts, Duration.ZERO, clock, millis -> {});
+  }
+
+  /** With {@code clock} in place of {@code /proc/stat} and {@code sleeper} for sleeping. */
+  Steal(
+      double maxPercent,
+      int attempts,
+      Duration calmBudget,
+      Supplier<Sample> clock,
+      Sleeper sleeper) {
     this.maxPercent = maxPercent;
     this.attempts = Math.max(1, attempts);
+    this.calmBudgetMillis = calmBudget.toMillis();
     this.clock = clock;
+    this.sleeper = sleeper;
     this.runStart = clock.get();
+  }
+
+  /** {@link Thread#sleep(long)}, replaceable in tests. */
+  interface Sleeper {
+    void sleep(long millis) throws InterruptedException;
   }
 
   /** Both counters of {@code /proc/stat}'s {@code cpu} line that steal is read from. */
@@ -137,11 +169,36 @@ public final class Steal {
       if (!isDisturbed(percent)) {
         break;
       }
+      if (run < attempts) {
+        awaitCalm();
+      }
     }
     Measured<T> kept = new Measured<>(best.value(), best.stealPercent(), run, best.disturbed());
     count(kept);
     return kept;
   }
+
+  /**
+   * Waits, in one-second windows, until one sees no more steal than allowed, or the run's budget
+   * for waiting is spent.
+   */
+  private void awaitCalm() throws InterruptedException {
+    while (true) {
+      synchronized (this) {
+        if (calmWaitedMillis + CALM_WINDOW_MILLIS > calmBudgetMillis) {
+          return;
+        }
+        calmWaitedMillis += CALM_WINDOW_MILLIS;
+      }
+      Sample before = clock.get();
+      sleeper.sleep(CALM_WINDOW_MILLIS);
+      if (!isDisturbed(before.percentUntil(clock.get()))) {
+        return;
+      }
+    }
+  }
+
+  private static final long CALM_WINDOW_MILLIS = 1000;
 
   public boolean isDisturbed(double percent) {
     return percent > maxPercent;
@@ -169,7 +226,8 @@ public final class Steal {
         phases,
         rerun,
         disturbed,
-        worstPercent);
+        worstPercent,
+        calmWaitedMillis / 1000.0);
   }
 
   /** "2.1 %", or "?" where steal is not known. */

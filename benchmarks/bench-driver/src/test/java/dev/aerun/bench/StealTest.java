@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -68,6 +71,36 @@ class StealTest {
     assertEquals(5.0, m.stealPercent(), 1e-9);
     assertTrue(m.disturbed());
     assertEquals(1, steal.summary().disturbed());
+  }
+
+  @Test
+  void beforeARunAgain_itWaitsForTheBurstToPass_withinTheRunsBudget() throws Exception {
+    // Run 1: 10 % steal; then calm windows of 20 %, 15 %, 1 %; run 2: 2 %.
+    List<Long> slept = new ArrayList<>();
+    Steal steal =
+        new Steal(
+            3,
+            3,
+            Duration.ofSeconds(10),
+            clock(0, 0, 10, 10, 30, 30, 45, 45, 46, 46, 48),
+            slept::add);
+    AtomicInteger runs = new AtomicInteger();
+    Steal.Measured<Integer> m = steal.measure(runs::incrementAndGet);
+    assertEquals(2, m.value());
+    assertFalse(m.disturbed());
+    assertEquals(List.of(1000L, 1000L, 1000L), slept, "three windows until a calm one");
+    assertEquals(3.0, steal.summary().calmWaitSeconds(), 1e-9);
+
+    // The budget: 10 s in all, whatever the host does.
+    long[] stormy = new long[2 + 2 * 40];
+    for (int i = 1; i < stormy.length; i++) {
+      stormy[i] = stormy[i - 1] + (i % 2 == 0 ? 50 : 0);
+    }
+    List<Long> sleptInStorm = new ArrayList<>();
+    Steal storm = new Steal(3, 5, Duration.ofSeconds(10), clock(stormy), sleptInStorm::add);
+    Steal.Measured<Integer> kept = storm.measure(() -> 1);
+    assertTrue(kept.disturbed());
+    assertEquals(10, sleptInStorm.size());
   }
 
   /**
