@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Enumeration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -63,6 +64,15 @@ public final class RuntimeLibraries {
           "org.checkerframework.",
           "org.codehaus.mojo.animal_sniffer.");
 
+  /**
+   * {@link #HIDDEN_PACKAGES} and the runtime's own package, as entry name prefixes (before {@link
+   * #RUNTIME_JARS}, which needs them).
+   */
+  private static final String[] HIDDEN_PREFIXES =
+      Stream.concat(HIDDEN_PACKAGES.stream(), Stream.of("dev.aerun."))
+          .map(p -> p.replace('.', '/'))
+          .toArray(String[]::new);
+
   private static final String SLF4J_API_CLASS = "org/slf4j/LoggerFactory.class";
   private static final String SLF4J_PROVIDER_SERVICE =
       "META-INF/services/org.slf4j.spi.SLF4JServiceProvider";
@@ -113,14 +123,25 @@ public final class RuntimeLibraries {
   }
 
   /** Whether the jar has classes of {@link #HIDDEN_PACKAGES} or of the runtime itself. */
-  private static boolean holdsHiddenClasses(URI jar) {
-    List<String> prefixes = new ArrayList<>();
-    HIDDEN_PACKAGES.forEach(p -> prefixes.add(p.replace('.', '/')));
-    prefixes.add("dev/aerun/");
+  static boolean holdsHiddenClasses(URI jar) {
+    // Runs at start-up over every jar of the class path (about 12,000 entries): the prefixes are
+    // tested once per directory, not once per entry, as a jar lists a directory's entries together.
     try (ZipFile zip = new ZipFile(Path.of(jar).toFile())) {
-      return zip.stream()
-          .map(ZipEntry::getName)
-          .anyMatch(name -> prefixes.stream().anyMatch(name::startsWith));
+      String directory = "";
+      for (Enumeration<? extends ZipEntry> entries = zip.entries(); entries.hasMoreElements(); ) {
+        String name = entries.nextElement().getName();
+        int slash = name.lastIndexOf('/');
+        if (slash < 0 || (slash + 1 == directory.length() && name.startsWith(directory))) {
+          continue;
+        }
+        directory = name.substring(0, slash + 1);
+        for (String prefix : HIDDEN_PREFIXES) {
+          if (directory.startsWith(prefix)) {
+            return true;
+          }
+        }
+      }
+      return false;
     } catch (IOException | RuntimeException e) {
       return false;
     }

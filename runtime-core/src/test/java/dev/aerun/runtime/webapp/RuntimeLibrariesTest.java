@@ -41,6 +41,25 @@ class RuntimeLibrariesTest {
     assertFalse(hidden.stream().anyMatch(h -> h.contains("jetty-server")), hidden::toString);
   }
 
+  @Test
+  void aJarHoldsHiddenClasses_whereverItsEntriesAreListed(@TempDir Path dir) throws Exception {
+    Path mixed = dir.resolve("mixed.jar");
+    jar(
+        mixed,
+        "META-INF/MANIFEST.MF",
+        "org/example/A.class",
+        "org/example/B.class",
+        "com/google/common/base/C.class",
+        "org/example/D.class");
+    assertTrue(RuntimeLibraries.holdsHiddenClasses(mixed.toUri()));
+    Path own = dir.resolve("own.jar");
+    jar(own, "org/example/A.class", "dev/aerun/X.class");
+    assertTrue(RuntimeLibraries.holdsHiddenClasses(own.toUri()));
+    Path near = dir.resolve("near.jar");
+    jar(near, "com/google/commons/A.class", "io/grpcx/B.class", "org/slf4j", "dev/aerunx/C.class");
+    assertFalse(RuntimeLibraries.holdsHiddenClasses(near.toUri()));
+  }
+
   private static void jar(Path file, String... entries) throws IOException {
     Files.createDirectories(file.getParent());
     try (OutputStream out = Files.newOutputStream(file);

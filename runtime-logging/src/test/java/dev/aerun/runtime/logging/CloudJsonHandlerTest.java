@@ -187,7 +187,7 @@ class CloudJsonHandlerTest {
     CloudJsonHandler withoutProject = new CloudJsonHandler(lines.out, null);
     for (AccessRecord record : records) {
       for (CloudJsonHandler h : new CloudJsonHandler[] {withProject, withoutProject}) {
-        assertEquals(h.formatWithLibrary(record, null), h.format(record, null));
+        assertEquals(LibraryLines.format(h, record, null), h.format(record, null));
       }
     }
     // Times with fewer digits (whole seconds, milliseconds) are written as the library writes them.
@@ -196,7 +196,7 @@ class CloudJsonHandlerTest {
     AccessRecord atMillis = new AccessRecord("GET", "/t", 200, 0, 0, null, null, null, null);
     atMillis.setInstant(Instant.parse("2026-11-23T10:00:00.120Z"));
     for (AccessRecord record : new AccessRecord[] {atWholeSecond, atMillis}) {
-      assertEquals(handler.formatWithLibrary(record, null), handler.format(record, null));
+      assertEquals(LibraryLines.format(handler, record, null), handler.format(record, null));
     }
   }
 
@@ -244,7 +244,7 @@ class CloudJsonHandlerTest {
     for (java.util.logging.LogRecord record : records) {
       for (TraceContext trace : new TraceContext[] {null, sampled, unsampled}) {
         for (CloudJsonHandler h : new CloudJsonHandler[] {handler, withoutProject}) {
-          assertEquals(h.formatWithLibrary(record, trace), h.format(record, trace));
+          assertEquals(LibraryLines.format(h, record, trace), h.format(record, trace));
           compared++;
         }
       }
@@ -270,7 +270,7 @@ class CloudJsonHandlerTest {
     StringBuilder expected = new StringBuilder();
     for (AccessRecord record : records) {
       toBytes.publish(record);
-      expected.append(toBytes.formatWithLibrary(record, null)).append(System.lineSeparator());
+      expected.append(LibraryLines.format(toBytes, record, null)).append(System.lineSeparator());
     }
     toBytes.flush();
     assertEquals(expected.toString(), bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
