@@ -196,22 +196,10 @@ public final class ReloadableHandler extends Handler.Wrapper {
       super(callback);
     }
 
+    /** After the request's callback succeeded or failed. */
     @Override
-    public void succeeded() {
-      try {
-        super.succeeded();
-      } finally {
-        finished();
-      }
-    }
-
-    @Override
-    public void failed(Throwable x) {
-      try {
-        super.failed(x);
-      } finally {
-        finished();
-      }
+    public void completed() {
+      finished();
     }
   }
 }

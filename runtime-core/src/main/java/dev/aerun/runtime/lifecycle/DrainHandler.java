@@ -141,22 +141,10 @@ public final class DrainHandler extends Handler.Wrapper {
       this.response = response;
     }
 
+    /** After the request's callback succeeded or failed. */
     @Override
-    public void succeeded() {
-      try {
-        super.succeeded();
-      } finally {
-        remove(this);
-      }
-    }
-
-    @Override
-    public void failed(Throwable failure) {
-      try {
-        super.failed(failure);
-      } finally {
-        remove(this);
-      }
+    public void completed() {
+      remove(this);
     }
   }
 

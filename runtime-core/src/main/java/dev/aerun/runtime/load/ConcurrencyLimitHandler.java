@@ -214,22 +214,10 @@ public class ConcurrencyLimitHandler extends Handler.Wrapper {
       }
     }
 
+    /** After the request's callback succeeded or failed. */
     @Override
-    public void succeeded() {
-      try {
-        super.succeeded();
-      } finally {
-        giveBack();
-      }
-    }
-
-    @Override
-    public void failed(Throwable failure) {
-      try {
-        super.failed(failure);
-      } finally {
-        giveBack();
-      }
+    public void completed() {
+      giveBack();
     }
   }
 
