@@ -29,6 +29,7 @@ final class Targets {
   static List<TargetRow> evaluate(Results results) {
     List<TargetRow> rows = new ArrayList<>();
     rows.add(allocationVsBare(results));
+    rows.add(allocationAtFixedRate(results));
     rows.add(allocationVsLegacy(results));
     rows.add(heapVsBare(results));
     rows.add(
@@ -68,6 +69,39 @@ final class Targets {
       }
     }
     return row(target, figures, measured, met);
+  }
+
+  /**
+   * The CPU scenario's requests (1 KiB in, 32 KiB out) with the runtime's defaults: what its
+   * request path adds per request, medians of the rounds.
+   */
+  private static TargetRow allocationAtFixedRate(Results r) {
+    String target =
+        "Allocation per request at a fixed rate (1 KiB in, 32 KiB out): HttpConnector within 1 KiB"
+            + " of bare Jetty";
+    Stats.Spread http = allocationSpread(r, "http");
+    Stats.Spread bare = allocationSpread(r, "bare");
+    if (!http.known() || !bare.known()) {
+      return new TargetRow(target, "–", NOT_MEASURED);
+    }
+    double diff = http.median() - bare.median();
+    return new TargetRow(
+        target,
+        String.format(
+            Locale.ROOT,
+            "%s (%s vs %s)",
+            signed(diff),
+            Report.bytes(http.median()),
+            Report.bytes(bare.median())),
+        diff <= 1024 ? MET : MISSED);
+  }
+
+  private static Stats.Spread allocationSpread(Results r, String peer) {
+    return Stats.spread(
+        r.cpu.stream()
+            .filter(c -> c.peer().equals(peer))
+            .map(CpuRow::allocatedBytesPerRequest)
+            .toList());
   }
 
   private static TargetRow allocationVsLegacy(Results r) {

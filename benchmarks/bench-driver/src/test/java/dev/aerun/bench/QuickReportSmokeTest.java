@@ -70,7 +70,7 @@ class QuickReportSmokeTest {
       assertTrue(row.path("requests").asInt() > 0, row.toString());
     }
     JsonNode targets = results.path("targets");
-    assertEquals(10, targets.size());
+    assertEquals(11, targets.size());
     for (JsonNode target : targets) {
       assertTrue(
           Set.of("met", "missed", "within noise", "not measured", "not measurable on this machine")
