@@ -2,10 +2,10 @@
 # Bakes the class-data-sharing archive of an image: runs the image's JVM on its own root file
 # system (new mount and PID namespaces, chroot, the image's user) serving the sample apps, and
 # keeps what it archived when it stopped: JDK 17 and 21 a dynamic AppCDS archive, JDK 25 an AOT
-# cache. The one training JVM (the runtime's dev.aerun.main.Training) serves both modes, legacy RPC
-# and HttpConnector, on each EE version (EE8 with the javax app, EE10 and EE11 with the jakarta
-# one), the image's default EE version first: the JVM writes one archive per process, and so it
-# covers every mode and EE version an app on the image may choose.
+# cache. The one training JVM (the runtime's dev.aerun.main.Training) serves the sample app in both
+# modes, legacy RPC and HttpConnector, on the image's default EE version (EE8 with the javax app,
+# EE10 and EE11 with the jakarta one): the JVM writes one archive per process, which so covers
+# both modes.
 #   usage: train-cds.sh RUNTIME ROOTFS DIST OUT_DIR EE8_APP.war JAKARTA_APP.war
 # Writes OUT_DIR/aerun.jsa (17, 21) or OUT_DIR/aerun.aot (25) and prints the JVM options that use
 # it. Needs root (namespaces, chroot); exits 3 without it, and the image is built without the archive.
@@ -33,19 +33,16 @@ for pair in "ee8=$javax" "jakarta=$jakarta"; do
   sed -i "s|<runtime>[^<]*</runtime>|<runtime>$runtime</runtime>|" "$descriptor"
 done
 chmod -R a+rX "$app"
-# Both modes on every EE version, the image's runtime's default one (java17 EE8, java21 EE10,
-# java25 EE11) first: where two EE versions' loaders hold a class of the same name (the servlet
-# API's), the archive keeps the first one's.
+# Both modes on the image's runtime's default EE version (java17 EE8, java21 EE10, java25 EE11).
+# Not the other EE versions too: their loaders hold classes of the same names (lib/eeN each has
+# jetty-ee-webapp, jetty-plus, asm ...), of which an archive keeps one, and which one is up to
+# the JVM; a class whose supertype it dropped is dropped too, the EE's WebAppContext among them.
 case "$runtime" in
-  java17) ees="ee8 ee10 ee11" ;;
-  java21) ees="ee10 ee11 ee8" ;;
-  *) ees="ee11 ee10 ee8" ;;
+  java17) ee=ee8 dir=/app/ee8 ;;
+  java21) ee=ee10 dir=/app/jakarta ;;
+  *) ee=ee11 dir=/app/jakarta ;;
 esac
-set --
-for ee in $ees; do
-  dir=/app/jakarta; [ "$ee" = ee8 ] && dir=/app/ee8
-  for mode in legacy http; do set -- "$@" "--log-format json --mode $mode --ee $ee $dir"; done
-done
+set -- "--log-format json --mode legacy --ee $ee $dir" "--log-format json --mode http --ee $ee $dir"
 # The image's files as the container sees them: jars dated at the epoch, as the layers date them,
 # so that the archive's check of the class path matches in the container.
 find "$dist" -exec touch -h -d @0 {} +

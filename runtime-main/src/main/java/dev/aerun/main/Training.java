@@ -17,9 +17,9 @@ import java.util.logging.Logger;
 /**
  * The training run of a class-data-sharing archive (an image's AppCDS archive, JDK 25's AOT cache):
  * serves several launcher command lines in this one JVM, each its own runtime on a free loopback
- * port, sends each a few requests, then exits, when the JVM writes what it loaded. One JVM that ran
- * both serving modes and several EE versions leaves one archive covering them all, which a single
- * launcher run (one mode, one EE version) cannot; the JVM writes one archive per process.
+ * port, sends each a few requests, then exits, when the JVM writes what it loaded. The JVM writes
+ * one archive per process and a launcher serves in one mode: one JVM that served both modes, legacy
+ * RPC and HttpConnector, leaves one archive that covers both.
  *
  * <p>{@code java -XX:ArchiveClassesAtExit=A -cp runtime-main.jar dev.aerun.main.Training PATHS
  * RUN...}: {@code PATHS} the comma-separated paths requested from every run (e.g. {@code
