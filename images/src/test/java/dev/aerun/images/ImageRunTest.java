@@ -195,14 +195,8 @@ class ImageRunTest {
     }
     long shared = sources.values().stream().filter(s -> s.startsWith("shared objects")).count();
     String summary =
-        ee
-            + ", "
-            + mode
-            + " mode: "
-            + shared
-            + " of "
-            + sources.size()
-            + " classes from the archive";
+        String.format(
+            "%s, %s mode: %d of %d classes from the archive", ee, mode, shared, sources.size());
     assertTrue(sources.size() > 1000, "class loading logged: " + summary + "\n" + output);
     assertTrue(shared >= share * sources.size(), summary);
     List<String> names =
