@@ -8,17 +8,20 @@
 #   3. written by the project's own image writer (runtime-stage's ImageTool): the root file system,
 #      then the runtime (runtime-main.jar and lib/) at /opt/aerun, each a layer with fixed
 #      timestamps and owners, so the same inputs give the same digest.
-#   4. with a training app (and root), a class-data-sharing archive of the runtime serving it
-#      (bin/train-cds.sh) in a third layer at /opt/aerun/cds, which the entrypoint uses. The JDK does
+#   4. with the training apps (and root), a class-data-sharing archive of the runtime serving them
+#      in both modes on every EE version (bin/train-cds.sh) in a third layer at /opt/aerun/cds,
+#      which the entrypoint uses. The JDK does
 #      not write that archive byte for byte the same twice: that layer is the one exception to the
 #      same-digest rule (the layers below it keep their digests).
-#   usage: images/bin/build-image.sh RUNTIME OUT RUNTIME_MAIN_TARGET [TRAINING_APP.war]
+#   usage: images/bin/build-image.sh RUNTIME OUT RUNTIME_MAIN_TARGET [EE8_APP.war JAKARTA_APP.war]
+#   (the training apps: a javax app for the EE8 runs, a jakarta one for the EE10 and EE11 runs)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 runtime=${1:?usage: build-image.sh java17|java21|java25 OUT RUNTIME_MAIN_TARGET}
 out=${2:?OUT}
 dist=${3:?RUNTIME_MAIN_TARGET}
-training=${4:-}
+training=${4:-} training_jakarta=${5:-}
+[ -z "$training" ] || [ -n "$training_jakarta" ] || { echo "error: two training apps: EE8_APP.war JAKARTA_APP.war" >&2; exit 2; }
 lock="$here/packages/$runtime.lock"
 [ -f "$lock" ] || { echo "error: no $lock: run images/bin/refresh-lock.sh $runtime" >&2; exit 2; }
 [ -f "$dist/runtime-main.jar" ] || { echo "error: no $dist/runtime-main.jar: build runtime-main first" >&2; exit 2; }
@@ -84,7 +87,7 @@ rm -rf "$work/dist/lib/stage"
 cds_layer="" cds_option=""
 if [ -n "$training" ]; then
   set +e
-  cds_option=$("$here/bin/train-cds.sh" "$runtime" "$root" "$work/dist" "$training" "$work/cds")
+  cds_option=$("$here/bin/train-cds.sh" "$runtime" "$root" "$work/dist" "$work/cds" "$training" "$training_jakarta")
   status=$?
   set -e
   case $status in

@@ -4,7 +4,7 @@
 # runs interleaved. Prints each run (wall time, and the JVM's CPU time up to that 200, which a
 # busy machine inflates less) and the medians. Needs root.
 #   usage: cold-start.sh ROOTFS DIST CDS_DIR APP.war [RUNS [RUNTIME_OPTION...]]
-# e.g. --mode http: the training run's serving mode, which the archive covers (docs/DEPLOY.md).
+# e.g. --mode legacy or --mode http (the archive covers both, and every EE version: docs/DEPLOY.md).
 set -eu
 root=$1 dist=$2 cds=$3 war=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") runs=${5:-5}
 shift 4; [ $# -gt 0 ] && shift
@@ -15,7 +15,7 @@ case "$archive" in *.aot) use="-XX:AOTCache=/opt/aerun/cds/$archive" ;; *) use="
 app=$(mktemp -d); trap 'rm -rf "$app"' EXIT
 (cd "$app" && jar -xf "$war"); chmod -R a+rX "$app"; mkdir -p "$dist/cds"
 sed -i '/<env-variables>/,/<\/env-variables>/d' "$app/WEB-INF/appengine-web.xml"
-# The app's <runtime> is the image's (java-25-openjdk-amd64: java25), as in the training run.
+# The app's <runtime> is the image's (java-25-openjdk-amd64: java25), as an app for the image has it.
 runtime=java$(echo "$java_home" | sed 's|.*/java-\([0-9]*\)-.*|\1|')
 sed -i "s|<runtime>[^<]*</runtime>|<runtime>$runtime</runtime>|" "$app/WEB-INF/appengine-web.xml"
 # A port nothing listens on (another server answering there would be measured instead).

@@ -6,8 +6,7 @@
 #   usage: image-peer.sh IMAGE_DIR with|without PORT APP.war [RUNTIME_OPTION...]
 #   IMAGE_DIR: a built image's work folder, images/target/images/RUNTIME (rootfs/, dist/, cds/)
 #   RUNTIME_OPTION: passed on to the runtime after the entrypoint's own, e.g. --mode http: the
-#   serving mode of the training run, which the archive covers (docs/DEPLOY.md), and that of the
-#   driver's http peer
+#   serving mode of the driver's http peer (the archive covers both modes, docs/DEPLOY.md)
 # e.g. --peer 'java21-cds=images/bin/image-peer.sh images/target/images/java21 with {port} {war} --mode http'
 #      --peer 'java21-nocds=images/bin/image-peer.sh images/target/images/java21 without {port} {war} --mode http'
 # The app is unpacked once per war (cached under $TMPDIR), its <runtime> the image's, without its <env-variables>, which an app
@@ -33,7 +32,7 @@ case "$archive" in
   without) option=-Xshare:auto; mkdir -p "$cds" ;;
   *) echo "error: with or without, not $archive" >&2; exit 2 ;;
 esac
-# The app's <runtime> is the image's (java-25-openjdk-amd64: java25), as in the training run.
+# The app's <runtime> is the image's (java-25-openjdk-amd64: java25), as an app for the image has it.
 runtime=java$(echo "$java_home" | sed 's|.*/java-\([0-9]*\)-.*|\1|')
 app=${TMPDIR:-/tmp}/aerun-image-peer-$runtime-$(sha256sum "$war" | cut -c1-16)
 if [ ! -d "$app" ]; then
