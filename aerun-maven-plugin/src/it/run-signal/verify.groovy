@@ -7,10 +7,19 @@ assert settings.isFile() : settings
 def mvn = new File(System.getProperty('maven.home'), 'bin/mvn')
 assert mvn.canExecute() : mvn
 
+// A build started in the background by a non-interactive shell inherits SIGINT ignored, and a JVM
+// leaves a signal ignored at its start ignored: Maven is started with SIGINT at its default, as in
+// the terminal whose Ctrl-C this stands for (coreutils' env resets it and execs, keeping the pid).
+def command = [mvn.path, '-B', '-o', '-s', settings.path,
+    "-Dmaven.repo.local=${localRepositoryPath}".toString(), 'aerun:run', '-Daerun.port=0']
+def resets = new ProcessBuilder('env', '--default-signal=INT', 'true').start()
+if (resets.waitFor(30, TimeUnit.SECONDS) && resets.exitValue() == 0) {
+  command = ['env', '--default-signal=INT'] + command
+}
+
 for (signal in ['INT', 'TERM']) {
   def log = new File(basedir, "signal-${signal}.log")
-  def maven = new ProcessBuilder(mvn.path, '-B', '-o', '-s', settings.path,
-      "-Dmaven.repo.local=${localRepositoryPath}", 'aerun:run', '-Daerun.port=0')
+  def maven = new ProcessBuilder(command)
       .directory(basedir).redirectErrorStream(true).redirectOutput(log).start()
   try {
     def started = null
