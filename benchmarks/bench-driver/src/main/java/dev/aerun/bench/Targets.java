@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The project's targets, checked against one run's figures. Timing figures come from repeated,
@@ -79,8 +80,8 @@ final class Targets {
     String target =
         "Allocation per request at a fixed rate (1 KiB in, 32 KiB out): HttpConnector within 1 KiB"
             + " of bare Jetty";
-    Stats.Spread http = allocationSpread(r, "http");
-    Stats.Spread bare = allocationSpread(r, "bare");
+    Stats.Spread http = cpuFigure(r, "http", CpuRow::allocatedBytesPerRequest);
+    Stats.Spread bare = cpuFigure(r, "bare", CpuRow::allocatedBytesPerRequest);
     if (!http.known() || !bare.known()) {
       return new TargetRow(target, "–", NOT_MEASURED);
     }
@@ -96,12 +97,9 @@ final class Targets {
         diff <= 1024 ? MET : MISSED);
   }
 
-  private static Stats.Spread allocationSpread(Results r, String peer) {
-    return Stats.spread(
-        r.cpu.stream()
-            .filter(c -> c.peer().equals(peer))
-            .map(CpuRow::allocatedBytesPerRequest)
-            .toList());
+  /** A figure of the CPU scenario's rounds on {@code peer}: its median and spread. */
+  private static Stats.Spread cpuFigure(Results r, String peer, Function<CpuRow, Double> figure) {
+    return Stats.spread(r.cpu.stream().filter(c -> c.peer().equals(peer)).map(figure).toList());
   }
 
   private static TargetRow allocationVsLegacy(Results r) {
@@ -155,25 +153,9 @@ final class Targets {
     return row(target, figures, measured, met);
   }
 
-  private static Stats.Spread cpuSpread(Results r, String peer) {
-    return Stats.spread(
-        r.cpu.stream()
-            .filter(c -> c.peer().equals(peer))
-            .map(CpuRow::cpuMicrosPerRequestNetOfJit)
-            .toList());
-  }
-
-  private static Stats.Spread grossCpuSpread(Results r, String peer) {
-    return Stats.spread(
-        r.cpu.stream()
-            .filter(c -> c.peer().equals(peer))
-            .map(CpuRow::cpuMicrosPerRequest)
-            .toList());
-  }
-
   private static TargetRow cpu(Results r, String other, double bound, String target) {
-    Stats.Spread http = cpuSpread(r, "http");
-    Stats.Spread base = cpuSpread(r, other);
+    Stats.Spread http = cpuFigure(r, "http", CpuRow::cpuMicrosPerRequestNetOfJit);
+    Stats.Spread base = cpuFigure(r, other, CpuRow::cpuMicrosPerRequestNetOfJit);
     if (!http.known() || !base.known()) {
       return new TargetRow(target, "–", NOT_MEASURED);
     }
@@ -185,8 +167,8 @@ final class Targets {
             http.median() / base.median(),
             http.format("%.0f"),
             base.format("%.0f"),
-            grossCpuSpread(r, "http").format("%.0f"),
-            grossCpuSpread(r, other).format("%.0f")),
+            cpuFigure(r, "http", CpuRow::cpuMicrosPerRequest).format("%.0f"),
+            cpuFigure(r, other, CpuRow::cpuMicrosPerRequest).format("%.0f")),
         Verdicts.atMost(http, base, bound));
   }
 
@@ -338,7 +320,13 @@ final class Targets {
       if (peer.equals("bare")) {
         continue;
       }
-      problem(problems, peer, "CPU per request", cpuSpread(r, peer), cpuSpread(r, "bare"), true);
+      problem(
+          problems,
+          peer,
+          "CPU per request",
+          cpuFigure(r, peer, CpuRow::cpuMicrosPerRequestNetOfJit),
+          cpuFigure(r, "bare", CpuRow::cpuMicrosPerRequestNetOfJit),
+          true);
       for (long size : new TreeSet<>(r.latency.stream().map(LatencyRow::responseSize).toList())) {
         problem(
             problems,
