@@ -5,7 +5,9 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -29,34 +31,62 @@ final class CpuClock {
   }
 
   /**
-   * A process's CPU time so far.
+   * A process's CPU time so far, in total and the JIT compilers' share, with each thread's own
+   * figure: the difference of two readings ({@link #minus}) sums the growth of each thread, so that
+   * a pool thread ending between them (Jetty's pool lets an idle thread go every minute) does not
+   * take the CPU time of its whole life out of the window.
    *
    * @param totalNanos every thread of the process and of its descendants
    * @param compilerNanos the JIT compiler threads' share
+   * @param threads each thread's CPU time, by process and thread id; empty for a difference
    */
-  record ProcessCpu(long totalNanos, long compilerNanos) {
-    static final ProcessCpu UNKNOWN = new ProcessCpu(-1, -1);
+  record ProcessCpu(long totalNanos, long compilerNanos, Map<ThreadId, ThreadCpu> threads) {
+    static final ProcessCpu UNKNOWN = new ProcessCpu(-1, -1, Map.of());
 
     boolean known() {
       return totalNanos >= 0;
     }
 
+    /**
+     * The CPU time used between {@code earlier} and this reading: each thread's growth, a thread
+     * that started meanwhile counted from zero, one that ended meanwhile left out (what it used
+     * after {@code earlier} is lost with it; an ending pool thread has been idle).
+     */
     ProcessCpu minus(ProcessCpu earlier) {
       if (!known() || !earlier.known()) {
         return UNKNOWN;
       }
-      return new ProcessCpu(totalNanos - earlier.totalNanos, compilerNanos - earlier.compilerNanos);
+      long total = 0;
+      long compiler = 0;
+      for (Map.Entry<ThreadId, ThreadCpu> thread : threads.entrySet()) {
+        ThreadCpu before = earlier.threads.get(thread.getKey());
+        long grown = thread.getValue().nanos() - (before == null ? 0 : before.nanos());
+        if (grown < 0) {
+          continue; // the id was reused by a new thread: its time so far is unknown
+        }
+        total += grown;
+        if (thread.getValue().compiler()) {
+          compiler += grown;
+        }
+      }
+      return new ProcessCpu(total, compiler, Map.of());
     }
   }
+
+  /** A thread of a process. */
+  record ThreadId(long pid, long tid) {}
+
+  /** A thread's CPU time so far, and whether it is a JIT compiler's. */
+  record ThreadCpu(long nanos, boolean compiler) {}
 
   /** The CPU time of {@code pid} and its descendants, by thread; UNKNOWN without {@code /proc}. */
   static ProcessCpu of(long pid) {
     List<Long> pids = new ArrayList<>();
     pids.add(pid);
     ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));
+    Map<ThreadId, ThreadCpu> byThread = new HashMap<>();
     long total = 0;
     long compiler = 0;
-    boolean any = false;
     for (long p : pids) {
       Path tasks = Path.of("/proc", Long.toString(p), "task");
       try (Stream<Path> threads = Files.list(tasks)) {
@@ -65,9 +95,11 @@ final class CpuClock {
           if (nanos < 0) {
             continue; // the thread ended meanwhile
           }
-          any = true;
+          boolean isCompiler = isCompiler(read(thread.resolve("comm")).trim());
+          long tid = Long.parseLong(thread.getFileName().toString());
+          byThread.put(new ThreadId(p, tid), new ThreadCpu(nanos, isCompiler));
           total += nanos;
-          if (isCompiler(read(thread.resolve("comm")).trim())) {
+          if (isCompiler) {
             compiler += nanos;
           }
         }
@@ -75,7 +107,7 @@ final class CpuClock {
         // Not Linux, or the process is gone.
       }
     }
-    return any ? new ProcessCpu(total, compiler) : ProcessCpu.UNKNOWN;
+    return byThread.isEmpty() ? ProcessCpu.UNKNOWN : new ProcessCpu(total, compiler, byThread);
   }
 
   /** Whether a thread's name (as {@code /proc} shortens it) is a JIT compiler's. */
