@@ -61,6 +61,7 @@ final class Bench {
     long start = System.nanoTime();
     Instant startedAt = Instant.now();
     double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    OtherCpu.Sample cpuBefore = OtherCpu.Sample.now();
     bench.progress.note(
         "profile "
             + options.profile().name()
@@ -71,8 +72,9 @@ final class Bench {
     try (LoadGenerator client = new LoadGenerator()) {
       bench.measureAll(client);
     }
+    double others = cpuBefore.othersPercentUntil(OtherCpu.Sample.now());
     bench.results.meta =
-        bench.meta(startedAt, (System.nanoTime() - start) / 1e9, commandLine, loadBefore);
+        bench.meta(startedAt, (System.nanoTime() - start) / 1e9, commandLine, loadBefore, others);
     bench.jfr.summarise(bench.results);
     Report.write(bench.results, options, options.out());
     bench.progress.note("done: " + options.out().resolve("summary.md"));
@@ -454,7 +456,11 @@ final class Bench {
   }
 
   private Results.Meta meta(
-      Instant startedAt, double seconds, String commandLine, double loadBefore) {
+      Instant startedAt,
+      double seconds,
+      String commandLine,
+      double loadBefore,
+      double otherCpuPercent) {
     String serverJavaVersion = javaVersion(options.java());
     long memory = -1;
     if (ManagementFactory.getOperatingSystemMXBean()
@@ -478,7 +484,8 @@ final class Bench {
         options.ees(),
         Math.round(loadBefore * 100) / 100.0,
         Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100)
-            / 100.0);
+            / 100.0,
+        Double.isNaN(otherCpuPercent) ? Double.NaN : Math.round(otherCpuPercent * 10) / 10.0);
   }
 
   private static String javaVersion(Path java) {

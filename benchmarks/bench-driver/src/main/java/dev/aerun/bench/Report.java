@@ -66,19 +66,7 @@ final class Report {
             meta.jettyVersion(),
             meta.driverJavaVersion()));
     md.append("Command: `").append(meta.command()).append("`\n\n");
-    double busiest = Math.max(meta.loadAverageBefore(), meta.loadAverageAfter());
-    if (busiest > meta.cores() * 0.5) {
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "> **The machine was busy**: load average %.2f before the run and %.2f after it, on"
-                  + " %d cores, counting this run's own processes at the end. Timing figures (CPU,"
-                  + " latency, capacity, cold start) are unreliable; allocation and heap figures"
-                  + " are not affected.%n%n",
-              meta.loadAverageBefore(),
-              meta.loadAverageAfter(),
-              meta.cores()));
-    }
+    md.append(machineNote(meta));
     md.append(
         "Peers, each its own server JVM with the same flags and the same WAR: **bare Jetty**"
             + " (a plain WebAppContext, no runtime code), **HttpConnector** (the runtime's"
@@ -448,5 +436,44 @@ final class Report {
 
   static Optional<Double> ratioOf(Double a, Double b) {
     return a == null || b == null || b == 0 ? Optional.empty() : Optional.of(a / b);
+  }
+
+  /** Other processes' CPU over the run above which its timing figures are not to be trusted. */
+  static final double BUSY_OTHER_CPU_PERCENT = 10;
+
+  /**
+   * What else used the machine during the run, and whether that makes the timing figures
+   * unreliable: other processes' share of the machine's CPU where it is known; otherwise the load
+   * average before the run (the one after it counts the run's own processes).
+   */
+  static String machineNote(Results.Meta meta) {
+    double others = meta.otherCpuPercent();
+    String loads =
+        String.format(
+            Locale.ROOT,
+            "load average %.2f before the run and %.2f after it on %d cores, the latter counting"
+                + " the run's own processes",
+            meta.loadAverageBefore(),
+            meta.loadAverageAfter(),
+            meta.cores());
+    boolean busy =
+        Double.isNaN(others)
+            ? meta.loadAverageBefore() > meta.cores() * 0.5
+            : others > BUSY_OTHER_CPU_PERCENT;
+    String share =
+        Double.isNaN(others)
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                "other processes used %.1f %% of the machine's CPU during the run; ",
+                others);
+    if (busy) {
+      return "> **The machine was busy**: "
+          + share
+          + loads
+          + ". Timing figures (CPU, latency, capacity, cold start) are unreliable; allocation and"
+          + " heap figures are not affected.\n\n";
+    }
+    return "Other load: " + share + loads + ".\n\n";
   }
 }

@@ -77,8 +77,9 @@ final class Results {
   }
 
   /**
-   * The run: what, where, how. The load averages (one minute, before and after the run) tell
-   * whether something else used the machine meanwhile.
+   * The run: what, where, how. {@code otherCpuPercent} (see {@link OtherCpu}) tells whether
+   * something else used the machine meanwhile; the load averages (one minute, before and after the
+   * run) are kept for the record, the one after counting the run itself.
    */
   record Meta(
       String profile,
@@ -96,7 +97,8 @@ final class Results {
       List<String> scenarios,
       List<String> ees,
       double loadAverageBefore,
-      double loadAverageAfter) {}
+      double loadAverageAfter,
+      double otherCpuPercent) {}
 
   /**
    * The hypervisor's steal over the run and what it cost (see {@link Steal}).

@@ -1,0 +1,82 @@
+package dev.aerun.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * How much of the machine's CPU went to processes other than this driver and the processes it
+ * started, over a run: the machine's busy time ({@code /proc/stat}) less this process's own time
+ * and that of its children it has waited for ({@code /proc/self/stat}: the servers, their own
+ * children and wrk, all stopped and reaped by the end of a run). This says whether the machine was
+ * busy where the load average cannot: the load average at the end of a run counts the run itself,
+ * and the one before it still counts the minute before.
+ */
+final class OtherCpu {
+  private static final Path PROC_STAT = Path.of("/proc/stat");
+  private static final Path SELF_STAT = Path.of("/proc/self/stat");
+
+  private OtherCpu() {}
+
+  /**
+   * One reading, in clock ticks.
+   *
+   * @param busyTicks the machine's CPU time spent running anything (not idle, waiting for I/O or
+   *     stolen by the hypervisor)
+   * @param totalTicks the machine's CPU time in all, steal included
+   * @param ownTicks this process's user and system time and its reaped children's
+   */
+  record Sample(long busyTicks, long totalTicks, long ownTicks) {
+    static final Sample UNKNOWN = new Sample(-1, -1, -1);
+
+    /** Now, or {@link #UNKNOWN} where there is no {@code /proc}. */
+    static Sample now() {
+      try {
+        return parse(Files.readAllLines(PROC_STAT).get(0), Files.readString(SELF_STAT));
+      } catch (IOException | RuntimeException e) {
+        return UNKNOWN;
+      }
+    }
+
+    /**
+     * {@code cpuLine}: user, nice, system, idle, iowait, irq, softirq, steal (guest times follow,
+     * and user already counts them). {@code selfStat}: utime, stime, cutime and cstime are fields
+     * 14 to 17.
+     */
+    static Sample parse(String cpuLine, String selfStat) {
+      String[] cpu = cpuLine.trim().split("\\s+");
+      if (!cpu[0].equals("cpu") || cpu.length < 9) {
+        return UNKNOWN;
+      }
+      long total = 0;
+      for (int i = 1; i <= 8; i++) {
+        total += Long.parseLong(cpu[i]);
+      }
+      long idle = Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]);
+      long busy = total - idle - Long.parseLong(cpu[8]);
+      String[] self = selfStat.substring(selfStat.lastIndexOf(')') + 2).trim().split("\\s+");
+      // self[0] is field 3 (state): fields 14 to 17 are self[11] to self[14].
+      long own = 0;
+      for (int i = 11; i <= 14; i++) {
+        own += Long.parseLong(self[i]);
+      }
+      return new Sample(busy, total, own);
+    }
+
+    boolean known() {
+      return totalTicks >= 0;
+    }
+
+    /**
+     * The CPU time other processes used from this reading to {@code later}, in percent of the
+     * machine's; NaN if not known.
+     */
+    double othersPercentUntil(Sample later) {
+      if (!known() || !later.known() || later.totalTicks <= totalTicks) {
+        return Double.NaN;
+      }
+      long others = (later.busyTicks - busyTicks) - (later.ownTicks - ownTicks);
+      return 100.0 * Math.max(0, others) / (later.totalTicks - totalTicks);
+    }
+  }
+}
