@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * busy where the load average cannot: the load average at the end of a run counts the run itself,
  * and the one before it still counts the minute before.
  */
-final class OtherCpu {
+public final class OtherCpu {
   private static final Path PROC_STAT = Path.of("/proc/stat");
   private static final Path SELF_STAT = Path.of("/proc/self/stat");
 
@@ -26,11 +26,11 @@ final class OtherCpu {
    * @param totalTicks the machine's CPU time in all, steal included
    * @param ownTicks this process's user and system time and its reaped children's
    */
-  record Sample(long busyTicks, long totalTicks, long ownTicks) {
+  public record Sample(long busyTicks, long totalTicks, long ownTicks) {
     static final Sample UNKNOWN = new Sample(-1, -1, -1);
 
     /** Now, or {@link #UNKNOWN} where there is no {@code /proc}. */
-    static Sample now() {
+    public static Sample now() {
       try {
         return parse(Files.readAllLines(PROC_STAT).get(0), Files.readString(SELF_STAT));
       } catch (IOException | RuntimeException e) {
@@ -71,7 +71,7 @@ final class OtherCpu {
      * The CPU time other processes used from this reading to {@code later}, in percent of the
      * machine's; NaN if not known.
      */
-    double othersPercentUntil(Sample later) {
+    public double othersPercentUntil(Sample later) {
       if (!known() || !later.known() || later.totalTicks <= totalTicks) {
         return Double.NaN;
       }

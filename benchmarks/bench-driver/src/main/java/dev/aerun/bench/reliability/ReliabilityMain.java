@@ -3,6 +3,7 @@ package dev.aerun.bench.reliability;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.aerun.bench.LoadGenerator;
+import dev.aerun.bench.OtherCpu;
 import dev.aerun.bench.Peer;
 import dev.aerun.bench.ServerProcess;
 import dev.aerun.bench.reliability.ReliabilityResults.CapacityRow;
@@ -83,6 +84,7 @@ public final class ReliabilityMain {
     layout.check(List.of(EE));
     Files.createDirectories(logs);
     double loadBefore = loadAverage();
+    OtherCpu.Sample cpuBefore = OtherCpu.Sample.now();
     String startedAt = Instant.now().toString();
     for (Peer peer : options.peers()) {
       if (options.runs("overload")) {
@@ -105,7 +107,8 @@ public final class ReliabilityMain {
             options.jvmFlags(),
             options.parts(),
             loadBefore,
-            loadAverage());
+            loadAverage(),
+            cpuBefore.othersPercentUntil(OtherCpu.Sample.now()));
     ReliabilityReport.judge(results, options);
     write();
     boolean met = results.failures.isEmpty() && results.criteria.stream().allMatch(c -> c.pass());

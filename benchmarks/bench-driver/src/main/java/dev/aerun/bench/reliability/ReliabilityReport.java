@@ -176,11 +176,13 @@ final class ReliabilityReport {
     md.append(
         String.format(
             Locale.ROOT,
-            "Started %s, %.0f s, %d cores, load average %.2f before and %.2f after; server JVM"
-                + " flags `%s`; EE10 bench app, GET /hello.\n\n",
+            "Started %s, %.0f s, %d cores, other processes' share of the machine's CPU %.1f %%,"
+                + " load average %.2f before and %.2f after; server JVM flags `%s`; EE10 bench"
+                + " app, GET /hello.\n\n",
             meta.startedAt(),
             meta.durationSeconds(),
             meta.cores(),
+            meta.otherCpuPercent(),
             meta.loadAverageBefore(),
             meta.loadAverageAfter(),
             String.join(" ", meta.jvmFlags())));

@@ -46,7 +46,11 @@ final class ReliabilityResults {
     return failures;
   }
 
-  /** The run; the load averages (one minute) say whether the machine was busy meanwhile. */
+  /**
+   * The run. {@code otherCpuPercent}: other processes' share of the machine's CPU meanwhile (see
+   * {@link dev.aerun.bench.OtherCpu}); the load averages (one minute) are kept for the record, the
+   * one after counting the run itself.
+   */
   record Meta(
       String startedAt,
       double durationSeconds,
@@ -56,7 +60,8 @@ final class ReliabilityResults {
       List<String> jvmFlags,
       List<String> parts,
       double loadAverageBefore,
-      double loadAverageAfter) {}
+      double loadAverageAfter,
+      double otherCpuPercent) {}
 
   /** One criterion of one part on one mode, and whether this run met it. */
   record Criterion(String peer, String part, String criterion, String figure, boolean pass) {}
