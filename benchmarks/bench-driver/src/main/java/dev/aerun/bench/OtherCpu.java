@@ -3,6 +3,7 @@ package dev.aerun.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * How much of the machine's CPU went to processes other than this driver and the processes it
@@ -39,21 +40,17 @@ public final class OtherCpu {
     }
 
     /**
-     * {@code cpuLine}: user, nice, system, idle, iowait, irq, softirq, steal (guest times follow,
-     * and user already counts them). {@code selfStat}: utime, stime, cutime and cstime are fields
-     * 14 to 17.
+     * {@code cpuLine}: the {@code cpu} line of {@code /proc/stat} (see {@link
+     * Steal.Sample#cpuTicks}). {@code selfStat}: utime, stime, cutime and cstime are fields 14 to
+     * 17.
      */
     static Sample parse(String cpuLine, String selfStat) {
-      String[] cpu = cpuLine.trim().split("\\s+");
-      if (!cpu[0].equals("cpu") || cpu.length < 9) {
+      long[] cpu = Steal.Sample.cpuTicks(cpuLine);
+      if (cpu == null) {
         return UNKNOWN;
       }
-      long total = 0;
-      for (int i = 1; i <= 8; i++) {
-        total += Long.parseLong(cpu[i]);
-      }
-      long idle = Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]);
-      long busy = total - idle - Long.parseLong(cpu[8]);
+      long total = Arrays.stream(cpu).sum();
+      long busy = total - cpu[3] - cpu[4] - cpu[7]; // less idle, iowait and steal
       String[] self = selfStat.substring(selfStat.lastIndexOf(')') + 2).trim().split("\\s+");
       // self[0] is field 3 (state): fields 14 to 17 are self[11] to self[14].
       long own = 0;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Supplier;
 
@@ -94,20 +95,27 @@ public final class Steal {
       }
     }
 
-    /**
-     * The {@code cpu} line: user, nice, system, idle, iowait, irq, softirq, steal, then guest
-     * times, which user already counts.
-     */
+    /** The {@code cpu} line of {@code /proc/stat}. */
     static Sample parse(String cpuLine) {
+      long[] ticks = cpuTicks(cpuLine);
+      return ticks == null ? UNKNOWN : new Sample(ticks[7], Arrays.stream(ticks).sum());
+    }
+
+    /**
+     * The machine's CPU time in the {@code cpu} line of {@code /proc/stat}: user, nice, system,
+     * idle, iowait, irq, softirq and steal (the guest times after them are counted in user); null
+     * if {@code cpuLine} is not that line.
+     */
+    static long[] cpuTicks(String cpuLine) {
       String[] fields = cpuLine.trim().split("\\s+");
       if (!fields[0].equals("cpu") || fields.length < 9) {
-        return UNKNOWN;
+        return null;
       }
-      long total = 0;
-      for (int i = 1; i <= 8; i++) {
-        total += Long.parseLong(fields[i]);
+      long[] ticks = new long[8];
+      for (int i = 0; i < 8; i++) {
+        ticks[i] = Long.parseLong(fields[i + 1]);
       }
-      return new Sample(Long.parseLong(fields[8]), total);
+      return ticks;
     }
 
     boolean known() {
