@@ -43,6 +43,22 @@ final class CpuClock {
   record ProcessCpu(long totalNanos, long compilerNanos, Map<ThreadId, ThreadCpu> threads) {
     static final ProcessCpu UNKNOWN = new ProcessCpu(-1, -1, Map.of());
 
+    /** A reading of {@code threads}, with its totals; UNKNOWN if there are none. */
+    static ProcessCpu reading(Map<ThreadId, ThreadCpu> threads) {
+      if (threads.isEmpty()) {
+        return UNKNOWN;
+      }
+      long total = 0;
+      long compiler = 0;
+      for (ThreadCpu thread : threads.values()) {
+        total += thread.nanos();
+        if (thread.compiler()) {
+          compiler += thread.nanos();
+        }
+      }
+      return new ProcessCpu(total, compiler, threads);
+    }
+
     boolean known() {
       return totalNanos >= 0;
     }
@@ -85,8 +101,6 @@ final class CpuClock {
     pids.add(pid);
     ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));
     Map<ThreadId, ThreadCpu> byThread = new HashMap<>();
-    long total = 0;
-    long compiler = 0;
     for (long p : pids) {
       Path tasks = Path.of("/proc", Long.toString(p), "task");
       try (Stream<Path> threads = Files.list(tasks)) {
@@ -95,19 +109,15 @@ final class CpuClock {
           if (nanos < 0) {
             continue; // the thread ended meanwhile
           }
-          boolean isCompiler = isCompiler(read(thread.resolve("comm")).trim());
+          boolean compiler = isCompiler(read(thread.resolve("comm")).trim());
           long tid = Long.parseLong(thread.getFileName().toString());
-          byThread.put(new ThreadId(p, tid), new ThreadCpu(nanos, isCompiler));
-          total += nanos;
-          if (isCompiler) {
-            compiler += nanos;
-          }
+          byThread.put(new ThreadId(p, tid), new ThreadCpu(nanos, compiler));
         }
       } catch (IOException | RuntimeException e) {
         // Not Linux, or the process is gone.
       }
     }
-    return byThread.isEmpty() ? ProcessCpu.UNKNOWN : new ProcessCpu(total, compiler, byThread);
+    return ProcessCpu.reading(byThread);
   }
 
   /** Whether a thread's name (as {@code /proc} shortens it) is a JIT compiler's. */

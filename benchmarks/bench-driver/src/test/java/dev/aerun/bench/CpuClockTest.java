@@ -21,13 +21,13 @@ class CpuClockTest {
     ThreadId compiler = new ThreadId(1, 13);
     ThreadId started = new ThreadId(1, 14);
     ProcessCpu before =
-        reading(
+        ProcessCpu.reading(
             Map.of(
                 pool, new ThreadCpu(1_000, false),
                 ended, new ThreadCpu(900_000, false),
                 compiler, new ThreadCpu(5_000, true)));
     ProcessCpu after =
-        reading(
+        ProcessCpu.reading(
             Map.of(
                 pool, new ThreadCpu(3_000, false),
                 compiler, new ThreadCpu(5_500, true),
@@ -42,7 +42,7 @@ class CpuClockTest {
 
   @Test
   void window_unknownWhenEitherReadingIs() {
-    ProcessCpu some = reading(Map.of(new ThreadId(1, 1), new ThreadCpu(5, false)));
+    ProcessCpu some = ProcessCpu.reading(Map.of(new ThreadId(1, 1), new ThreadCpu(5, false)));
     assertTrue(!some.minus(ProcessCpu.UNKNOWN).known());
     assertTrue(!ProcessCpu.UNKNOWN.minus(some).known());
   }
@@ -81,12 +81,5 @@ class CpuClockTest {
     // Summing live threads only, the spinner's 300 ms would come off the window.
     assertTrue(window.totalNanos() >= 0, "window " + window.totalNanos() + " ns");
     assertTrue(window.totalNanos() < 250_000_000L, "window " + window.totalNanos() + " ns");
-  }
-
-  private static ProcessCpu reading(Map<ThreadId, ThreadCpu> threads) {
-    long total = threads.values().stream().mapToLong(ThreadCpu::nanos).sum();
-    long compiler =
-        threads.values().stream().filter(ThreadCpu::compiler).mapToLong(ThreadCpu::nanos).sum();
-    return new ProcessCpu(total, compiler, threads);
   }
 }
