@@ -5,9 +5,6 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    if (!StageCommand.isStage(args)) {
-      StartupWarmup.begin();
-    }
     int exit = Launcher.run(System.getenv(), Launcher.commandLineProperties(), args);
     // Also after a graceful shutdown: threads of libraries (gRPC's event loops) must not keep
     // the stopped process alive.

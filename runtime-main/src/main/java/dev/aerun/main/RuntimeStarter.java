@@ -76,7 +76,6 @@ final class RuntimeStarter {
 
   private static RunningRuntime startServers(LaunchOptions options, App read)
       throws StartupException {
-    StartupWarmup.awaitDone(); // every role and mode: before the first use of Jetty
     if (options.role() == Role.FRONT) {
       return startFront(options);
     }
