@@ -15,6 +15,13 @@ import org.HdrHistogram.Histogram;
  * allocates per request, and the heap after a full GC run inside the servlet mid-request.
  */
 final class EchoScenario {
+  /**
+   * The measured requests of a size are split into this many windows, each read on its own (fewer
+   * with fewer requests): one-off allocations in a window (a pool thread starting, a buffer a pool
+   * keeps) move one window's figure, and the windows' spread shows by how much.
+   */
+  static final int WINDOWS = 3;
+
   private final Profile profile;
   private final Map<Long, byte[]> bodies = new LinkedHashMap<>();
 
@@ -44,14 +51,24 @@ final class EchoScenario {
     }
     ServerStats s0 = ServerStats.fetch(client, port);
     ServerStats s1 = ServerStats.fetch(client, port);
-    for (int i = 0; i < n; i++) {
-      Exchange exchange = client.send(port, load);
-      check(exchange, size);
-      latency.recordValue(Math.min(LoadGenerator.HIGHEST_MICROS, exchange.nanos() / 1000));
-    }
-    ServerStats s2 = ServerStats.fetch(client, port);
     double overhead = s1.allocatedBytes() - s0.allocatedBytes();
-    double allocated = (s2.allocatedBytes() - s1.allocatedBytes() - overhead) / n;
+    int windows = Math.max(1, Math.min(WINDOWS, n));
+    List<Double> perWindow = new ArrayList<>();
+    ServerStats before = s1;
+    for (int w = 0; w < windows; w++) {
+      int requests = n * (w + 1) / windows - n * w / windows;
+      for (int i = 0; i < requests; i++) {
+        Exchange exchange = client.send(port, load);
+        check(exchange, size);
+        latency.recordValue(Math.min(LoadGenerator.HIGHEST_MICROS, exchange.nanos() / 1000));
+      }
+      ServerStats after = ServerStats.fetch(client, port);
+      perWindow.add((after.allocatedBytes() - before.allocatedBytes() - overhead) / requests);
+      before = after;
+    }
+    ServerStats s2 = before;
+    double allocated = Stats.spread(perWindow).median();
+    // Over all windows: each window's stats request adds a little, within these coarse figures.
     double gcAllocated =
         ((s2.gcFreedBytes() + s2.heapUsed()) - (s1.gcFreedBytes() + s1.heapUsed())) / (double) n;
     double cpuMicros = (s2.processCpuNanos() - s1.processCpuNanos()) / 1000.0 / n;
@@ -73,6 +90,7 @@ final class EchoScenario {
             size,
             n,
             allocated,
+            perWindow,
             gcAllocated,
             overhead,
             heapMedian,

@@ -94,7 +94,7 @@ record Profile(
     return new Profile(
         "full",
         new int[] {3000, 300, 10},
-        new int[] {5000, 500, 30},
+        new int[] {5000, 500, 60},
         5,
         500,
         1000,

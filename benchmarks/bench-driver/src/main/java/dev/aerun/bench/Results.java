@@ -129,7 +129,10 @@ final class Results {
   /**
    * One echo size on one peer.
    *
-   * @param allocatedBytesPerRequest the whole server process, every live thread
+   * @param allocatedBytesPerRequest the whole server process, every live thread: the median of
+   *     {@code allocatedWindows}
+   * @param allocatedWindows the same, per window of the measured requests (see {@link
+   *     EchoScenario#WINDOWS}): its spread is the figure's noise
    * @param gcAllocatedBytesPerRequest the garbage collectors' cross-check (coarse)
    * @param statsOverheadBytes what one stats request allocates, taken off the figure
    * @param heapAfterGcBytes median heap in use after a full GC halfway through an echo
@@ -143,6 +146,7 @@ final class Results {
       long size,
       int requests,
       double allocatedBytesPerRequest,
+      List<Double> allocatedWindows,
       double gcAllocatedBytesPerRequest,
       double statsOverheadBytes,
       long heapAfterGcBytes,

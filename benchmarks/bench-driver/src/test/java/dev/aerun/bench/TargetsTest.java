@@ -49,4 +49,64 @@ class TargetsTest {
             .orElseThrow()
             .verdict());
   }
+
+  private static final String ECHO =
+      "Allocation per request: HttpConnector within 4 KiB of bare Jetty at every size";
+
+  private static Results.EchoRow echo(String peer, long size, Double... windows) {
+    List<Double> values = List.of(windows);
+    return new Results.EchoRow(
+        "ee10", peer, size, 30, Stats.spread(values).median(), values, 0, 0, 0, 0, List.of(), 0, 0);
+  }
+
+  private static Results.TargetRow echoTarget(Results.EchoRow... rows) {
+    Results r = new Results();
+    r.echo.addAll(List.of(rows));
+    return Targets.evaluate(r).stream()
+        .filter(t -> t.target().equals(ECHO))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  void echoAllocation_isJudgedOnTheWindowsSpread() {
+    long size = 30L << 20;
+    Results.TargetRow met =
+        echoTarget(echo("http", size, 1000.0, 1100.0, 1200.0), echo("bare", size, 900.0, 1000.0));
+    assertEquals("met", met.verdict(), met.toString());
+    assertEquals("EE10 30 MiB: +150 B (+0 B to +300 B)", met.figure());
+
+    // One window 9 KiB above bare's, the others close: the spread covers the 4 KiB bound.
+    Results.TargetRow noisy =
+        echoTarget(
+            echo("http", size, 10000.0, 2000.0, 3000.0),
+            echo("bare", size, 1000.0, 1000.0, 1000.0));
+    assertEquals("within noise", noisy.verdict(), noisy.toString());
+
+    Results.TargetRow missed =
+        echoTarget(
+            echo("http", size, 9000.0, 9500.0, 9800.0), echo("bare", size, 1000.0, 1100.0, 1200.0));
+    assertEquals("missed", missed.verdict(), missed.toString());
+  }
+
+  @Test
+  void echoAllocation_withOneWindowComparesTheFiguresAgainst4KiB() {
+    long size = 1L << 20;
+    assertEquals(
+        "met", echoTarget(echo("http", size, 5000.0), echo("bare", size, 1000.0)).verdict());
+    Results.TargetRow missed = echoTarget(echo("http", size, 6000.0), echo("bare", size, 1000.0));
+    assertEquals("missed", missed.verdict());
+    assertEquals("EE10 1 MiB: +4.88 KiB", missed.figure());
+  }
+
+  @Test
+  void echoAllocation_theWorstSizeDecides() {
+    Results.TargetRow row =
+        echoTarget(
+            echo("http", 32 << 10, 3000.0, 3100.0),
+            echo("bare", 32 << 10, 2900.0, 3000.0),
+            echo("http", 30L << 20, 10000.0, 2000.0),
+            echo("bare", 30L << 20, 1000.0, 1000.0));
+    assertEquals("within noise", row.verdict(), row.toString());
+  }
 }
