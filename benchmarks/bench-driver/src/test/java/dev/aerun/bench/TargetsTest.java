@@ -22,8 +22,13 @@ class TargetsTest {
       r.cpu.add(cpu("http", i + 1, httpThenBare[2 * i]));
       r.cpu.add(cpu("bare", i + 1, httpThenBare[2 * i + 1]));
     }
+    return target(r, ALLOCATION);
+  }
+
+  /** The row of {@code name} in the run's targets. */
+  private static Results.TargetRow target(Results r, String name) {
     return Targets.evaluate(r).stream()
-        .filter(t -> t.target().equals(ALLOCATION))
+        .filter(t -> t.target().equals(name))
         .findFirst()
         .orElseThrow();
   }
@@ -41,13 +46,7 @@ class TargetsTest {
   void allocationAtAFixedRate_withoutBothPeersIsNotMeasured() {
     Results r = new Results();
     r.cpu.addAll(List.of(cpu("http", 1, 5000)));
-    assertEquals(
-        "not measured",
-        Targets.evaluate(r).stream()
-            .filter(t -> t.target().equals(ALLOCATION))
-            .findFirst()
-            .orElseThrow()
-            .verdict());
+    assertEquals("not measured", target(r, ALLOCATION).verdict());
   }
 
   private static final String ECHO =
@@ -62,10 +61,7 @@ class TargetsTest {
   private static Results.TargetRow echoTarget(Results.EchoRow... rows) {
     Results r = new Results();
     r.echo.addAll(List.of(rows));
-    return Targets.evaluate(r).stream()
-        .filter(t -> t.target().equals(ECHO))
-        .findFirst()
-        .orElseThrow();
+    return target(r, ECHO);
   }
 
   @Test
