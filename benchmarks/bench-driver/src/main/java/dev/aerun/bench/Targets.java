@@ -67,7 +67,7 @@ final class Targets {
           Stats.Spread b = windows(bare.get());
           String name = ee.toUpperCase(Locale.ROOT) + " " + Report.size(size) + ": ";
           figures.add(name + differenceFigure(h, b));
-          verdicts.add(differenceVerdict(h, b, ECHO_ALLOCATION_BOUND));
+          verdicts.add(Verdicts.differenceAtMost(h, b, ECHO_ALLOCATION_BOUND));
         }
       }
     }
@@ -79,26 +79,7 @@ final class Targets {
 
   /** An echo row's allocation per request, one value per window. */
   private static Stats.Spread windows(EchoRow row) {
-    List<Double> values = row.allocatedWindows();
-    return Stats.spread(
-        values == null || values.isEmpty() ? List.of(row.allocatedBytesPerRequest()) : values);
-  }
-
-  /**
-   * {@code a − b ≤ bound}: met when it holds for the worst pair of the spreads, missed when it
-   * fails for the best, within noise in between.
-   */
-  static String differenceVerdict(Stats.Spread a, Stats.Spread b, double bound) {
-    if (!a.known() || !b.known()) {
-      return NOT_MEASURED;
-    }
-    if (a.max() - b.min() <= bound) {
-      return MET;
-    }
-    if (a.min() - b.max() > bound) {
-      return MISSED;
-    }
-    return WITHIN_NOISE;
+    return Stats.spread(row.allocatedWindows());
   }
 
   /**

@@ -44,6 +44,23 @@ final class Verdicts {
     return WITHIN_NOISE;
   }
 
+  /**
+   * {@code a − b ≤ bound}, for differences where lower is better (bytes allocated per request): met
+   * when it holds for the worst pair of the spreads, missed when it fails for the best.
+   */
+  static String differenceAtMost(Spread a, Spread b, double bound) {
+    if (!a.known() || !b.known()) {
+      return NOT_MEASURED;
+    }
+    if (a.max() - b.min() <= bound) {
+      return MET;
+    }
+    if (a.min() - b.max() > bound) {
+      return MISSED;
+    }
+    return WITHIN_NOISE;
+  }
+
   /** Whether the two spreads overlap: their difference is within noise. */
   static boolean overlap(Spread a, Spread b) {
     return a.known() && b.known() && a.min() <= b.max() && b.min() <= a.max();
