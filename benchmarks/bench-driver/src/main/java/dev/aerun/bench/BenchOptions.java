@@ -64,6 +64,9 @@ public record BenchOptions(
                                 must listen on 127.0.0.1:{port}
         --scenarios LIST        echo,cpu,latency,capacity,coldstart (default: all)
         --echo-sizes LIST       32k,1m,30m (default)
+        --echo-rounds N         server JVMs per peer that run the echo scenario, the peers
+                                interleaved; legacy mode's peers run it in one (default: 3,
+                                with --quick 1)
         --ee LIST               ee10,ee8,ee11 (default); EE8 and EE11 run the echo scenario only
         --java PATH             java of the server JVMs (default: the driver's own)
         --jvm-flags "FLAGS"     server JVM flags, the same for every peer
@@ -106,6 +109,7 @@ public record BenchOptions(
     Path repo = defaultRepo;
     boolean calibrate = false;
     double maxSteal = 3;
+    Integer echoRounds = null;
     List<Peer> custom = new ArrayList<>();
     try {
       for (int i = 0; i < args.length; i++) {
@@ -120,6 +124,14 @@ public record BenchOptions(
               scenarios = list(value(args, ++i, arg)).stream().map(Scenario::byId).toList();
           case "--echo-sizes" ->
               echoSizes = list(value(args, ++i, arg)).stream().map(BenchOptions::size).toList();
+          case "--echo-rounds" -> {
+            String text = value(args, ++i, arg);
+            echoRounds = text.matches("[1-9][0-9]{0,2}") ? Integer.valueOf(text) : null;
+            if (echoRounds == null) {
+              throw new UsageException(
+                  "--echo-rounds: expected a number from 1, got '" + text + "'");
+            }
+          }
           case "--ee" -> {
             ees = list(value(args, ++i, arg));
             for (String ee : ees) {
@@ -145,6 +157,9 @@ public record BenchOptions(
       }
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
+    }
+    if (echoRounds != null) {
+      profile = profile.withEchoRounds(echoRounds);
     }
     if (!custom.isEmpty()) {
       List<Peer> all = new ArrayList<>(peers);

@@ -34,8 +34,12 @@ final class EchoScenario {
     return bodies.computeIfAbsent(size, EchoScenario::pattern);
   }
 
-  /** Echo, one request at a time: allocation per request, and the heap after GC mid-request. */
-  String run(LoadGenerator client, Peer peer, String ee, int port, long size, Results results)
+  /**
+   * Echo, one request at a time: allocation per request, and the heap after GC mid-request; {@code
+   * round} numbers the peer's server JVMs.
+   */
+  String run(
+      LoadGenerator client, Peer peer, String ee, int round, int port, long size, Results results)
       throws Exception {
     byte[] body = body(size);
     Load load = new Load("POST", "/echo", body);
@@ -88,6 +92,7 @@ final class EchoScenario {
             ee,
             peer.id,
             size,
+            round,
             n,
             allocated,
             perWindow,

@@ -64,6 +64,14 @@ public final class Peer {
         "unknown peer '" + id + "': expected bare, http, legacy or legacy-tcp");
   }
 
+  /** Whether this is the runtime in legacy RPC mode. */
+  boolean isLegacy() {
+    int mode = runtimeOptions.indexOf("--mode");
+    return mode >= 0
+        && mode + 1 < runtimeOptions.size()
+        && runtimeOptions.get(mode + 1).equals("legacy");
+  }
+
   boolean isCustom() {
     return template != null;
   }

@@ -9,6 +9,9 @@ import java.time.Duration;
  * @param echoWarmup requests before the measured ones, per size (32 KiB, 1 MiB, 30 MiB)
  * @param echoRequests measured requests per size
  * @param heapSamples echo requests that measure the heap after GC, per size
+ * @param echoRounds how many server JVMs of each peer (but legacy mode's) run the echo scenario,
+ *     the peers interleaved: which allocations the JIT compiler removes differs from one JVM to the
+ *     next, so one JVM's figure is one draw
  * @param cpuRate requests per second of the CPU scenario (1 KiB in, 32 KiB out)
  * @param latencyRate5k requests per second of the 5 KiB latency scenario
  * @param latencyRate1m requests per second of the 1 MiB latency scenario
@@ -36,6 +39,7 @@ record Profile(
     int[] echoWarmup,
     int[] echoRequests,
     int heapSamples,
+    int echoRounds,
     int cpuRate,
     int latencyRate5k,
     int latencyRate1m,
@@ -59,6 +63,7 @@ record Profile(
         new int[] {100, 20, 2},
         new int[] {300, 30, 3},
         1,
+        1,
         200,
         500,
         50,
@@ -75,6 +80,32 @@ record Profile(
         1,
         3,
         Duration.ofSeconds(60));
+  }
+
+  /** This profile with {@code echo} echo rounds ({@code --echo-rounds}). */
+  Profile withEchoRounds(int echo) {
+    return new Profile(
+        name,
+        echoWarmup,
+        echoRequests,
+        heapSamples,
+        echo,
+        cpuRate,
+        latencyRate5k,
+        latencyRate1m,
+        warmup,
+        measure,
+        idle,
+        rounds,
+        warmupTime,
+        peakTime,
+        capacityWarmup,
+        capacityStep,
+        capacityFractions,
+        capacityRefinements,
+        coldStarts,
+        stealAttempts,
+        stealCalmBudget);
   }
 
   /** The warm-up and measured request counts for an echo of {@code size} bytes. */
@@ -96,6 +127,7 @@ record Profile(
         new int[] {3000, 300, 10},
         new int[] {5000, 500, 60},
         5,
+        3,
         500,
         1000,
         100,

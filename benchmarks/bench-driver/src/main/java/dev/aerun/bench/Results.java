@@ -127,8 +127,9 @@ final class Results {
   record PeerInfo(String id, String label) {}
 
   /**
-   * One echo size on one peer.
+   * One echo size on one peer, in one of its server JVMs.
    *
+   * @param round which of the peer's server JVMs ran it, from 1 (see {@link Profile#echoRounds()})
    * @param allocatedBytesPerRequest the whole server process, every live thread: the median of
    *     {@code allocatedWindows}
    * @param allocatedWindows the same, per window of the measured requests (see {@link
@@ -144,6 +145,7 @@ final class Results {
       String ee,
       String peer,
       long size,
+      int round,
       int requests,
       double allocatedBytesPerRequest,
       List<Double> allocatedWindows,

@@ -17,9 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * CI's smoke test of the benchmarks: the quick profile's smallest scenario (echo of 32 KiB, EE10)
- * against every peer, and one more given with {@code --peer} (bare Jetty's jar launched through the
- * command template), run as users run it, then checks that the report is there and well formed. It
- * asserts nothing about the figures: timings and ratios are never test assertions.
+ * against every peer, in two server JVMs each (legacy mode's peers in one), and one more given with
+ * {@code --peer} (bare Jetty's jar launched through the command template), run as users run it,
+ * then checks that the report is there and well formed. It asserts nothing about the figures:
+ * timings and ratios are never test assertions.
  */
 class QuickReportSmokeTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -43,6 +44,8 @@ class QuickReportSmokeTest {
               "32k",
               "--ee",
               "ee10",
+              "--echo-rounds",
+              "2",
               "--peer",
               "bare-again={java} {jvm-flags} -jar '"
                   + bareJar
@@ -61,7 +64,11 @@ class QuickReportSmokeTest {
     assertEquals(PEERS, ids(results.path("peers"), "id"));
     assertEquals(0, results.path("failures").size(), "failures: " + results.path("failures"));
     JsonNode echo = results.path("echo");
-    assertEquals(PEERS, ids(echo, "peer"));
+    // Every peer in its first server JVM, then all but legacy mode's in a second one.
+    List<String> rows = new ArrayList<>(PEERS);
+    rows.addAll(List.of("bare", "http", "bare-again"));
+    assertEquals(rows, ids(echo, "peer"));
+    assertEquals(List.of("1", "1", "1", "1", "1", "2", "2", "2"), ids(echo, "round"));
     for (JsonNode row : echo) {
       assertEquals("ee10", row.path("ee").asText());
       assertEquals(32 * 1024, row.path("size").asLong());
@@ -100,6 +107,9 @@ class QuickReportSmokeTest {
             "| Size | bare Jetty | HttpConnector | legacy | legacy (tcp) | bare-again |\n"));
     // Allocation and heap mid-echo (the part of it held for the request has no ratios).
     assertEquals(2, summary.split(java.util.regex.Pattern.quote(header), -1).length - 1, summary);
+    assertTrue(
+        summary.contains("Per server JVM (each the median of its windows), lowest to highest:"),
+        summary);
     assertTrue(summary.contains("![echo-allocation-ee10.svg](charts/echo-allocation-ee10.svg)"));
   }
 
