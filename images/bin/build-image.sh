@@ -97,11 +97,13 @@ if [ -n "$training" ]; then
   esac
 fi
 
+# The runtime's class path with legacy mode's jars, as the training run had it.
+classpath=$("$here/bin/runtime-classpath.sh" "$work/dist")
 # shellcheck disable=SC2086
 java -cp "$dist/lib/stage/*" dev.aerun.stage.oci.ImageTool \
   --out "$out/$runtime.tar" --ref "aerun/$runtime:latest" \
   --layer "$root@rootfs" --layer "$work/dist=opt/aerun" $cds_layer \
-  --entrypoint "[\"/$java_home/bin/java\",$cds_option\"-XX:MaxRAMPercentage=75\",\"-XX:+ExitOnOutOfMemoryError\",\"-jar\",\"/opt/aerun/runtime-main.jar\",\"--log-format\",\"json\"]" \
+  --entrypoint "[\"/$java_home/bin/java\",$cds_option\"-XX:MaxRAMPercentage=75\",\"-XX:+ExitOnOutOfMemoryError\",\"-cp\",\"$classpath\",\"dev.aerun.main.Main\",\"--log-format\",\"json\"]" \
   --env PORT=8080 --env AERUN_APP=/app --env "JAVA_HOME=/$java_home" \
   --user 65532:65532 --workdir / --port 8080 \
   --label "org.opencontainers.image.title=aerun $runtime" >/dev/null

@@ -11,6 +11,7 @@ shift 4; [ $# -gt 0 ] && shift
 # The JRE's own directory, not Debian's alias links to it (java-1.17.0-openjdk-amd64 ...).
 java_home=$(cd "$root" && for d in usr/lib/jvm/java-*-openjdk-amd64; do [ -L "$d" ] || echo "$d"; done | head -1)
 archive=$(ls "$cds" | head -1)
+classpath=$("$(dirname "$0")/runtime-classpath.sh" "$dist") # the image's, as its archive was trained
 case "$archive" in *.aot) use="-XX:AOTCache=/opt/aerun/cds/$archive" ;; *) use="-XX:SharedArchiveFile=/opt/aerun/cds/$archive" ;; esac
 app=$(mktemp -d); trap 'rm -rf "$app"' EXIT
 (cd "$app" && jar -xf "$war"); chmod -R a+rX "$app"; mkdir -p "$dist/cds"
@@ -30,7 +31,7 @@ once() { # $1: extra JVM option or "-Xshare:auto"
       mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
       mount --bind "$DIST" "$root/opt/aerun" && mkdir -p "$DIST/cds" 2>/dev/null; mount --bind "$CDS" "$root/opt/aerun/cds" &&
       mount --bind "$APP" "$root/app" && exec chroot --userspec=65532:65532 "$root" "$@"' sh "$root" \
-    "/$java_home/bin/java" "$1" -XX:MaxRAMPercentage=75 -jar /opt/aerun/runtime-main.jar --log-format json "${@:2}" >"$log" 2>&1 &
+    "/$java_home/bin/java" "$1" -XX:MaxRAMPercentage=75 -cp "$classpath" dev.aerun.main.Main --log-format json "${@:2}" >"$log" 2>&1 &
   local pid=$!
   until bash -c 'exec 3<>/dev/tcp/127.0.0.1/'$port' && printf "GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" >&3 && head -1 <&3 | grep -q " 200 "' 2>/dev/null; do
     kill -0 $pid 2>/dev/null || { cat "$log" >&2; return 1; }

@@ -42,6 +42,7 @@ if [ ! -d "$app" ]; then
   chmod -R a+rX "$app.tmp" && mv "$app.tmp" "$app"
 fi
 mkdir -p "$dist/cds" # the mount point of the archive's folder, as in the image
+classpath=$("$(dirname "$0")/runtime-classpath.sh" "$dist") # the image's entrypoint's
 # unshare passes no signal on: a stop signal here is sent to its child, the JVM (sh and chroot exec
 # it), which drains and exits; unshare then exits with it.
 env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin PORT="$port" AERUN_APP=/app DIST="$dist" APP="$app" CDS="$cds" \
@@ -51,7 +52,7 @@ env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin PORT="$port" AERUN_APP=/app DIST="$dis
     mount --bind "$DIST" "$root/opt/aerun" && mount --bind "$CDS" "$root/opt/aerun/cds" &&
     mount --bind "$APP" "$root/app" && exec chroot --userspec=65532:65532 "$root" "$@"' sh "$root" \
   "/$java_home/bin/java" "$option" -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError \
-  -jar /opt/aerun/runtime-main.jar --log-format json "$@" &
+  -cp "$classpath" dev.aerun.main.Main --log-format json "$@" &
 pid=$!
 stop() {
   for child in $(cat "/proc/$pid/task/$pid/children" 2>/dev/null); do kill -TERM "$child" 2>/dev/null || true; done

@@ -56,7 +56,7 @@ env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DIST="$dist" APP="$app" unshare --moun
   mount --bind "$APP" "$root/app" &&
   exec chroot --userspec=65532:65532 "$root" "$@"' sh "$root" \
   "/$java_home/bin/java" -XX:-UsePerfData -XX:MaxRAMPercentage=75 $train \
-  -cp /opt/aerun/runtime-main.jar dev.aerun.main.Training /hello,/request-info "$@" \
+  -cp "$("$(dirname "$0")/runtime-classpath.sh" "$dist")" dev.aerun.main.Training /hello,/request-info "$@" \
   > "$log" 2>&1 || { echo "error: the training run failed:" >&2; cat "$log" >&2; exit 1; }
 [ -s "$root/tmp/$file" ] || { echo "error: the training run wrote no archive:" >&2; cat "$log" >&2; exit 1; }
 mv "$root/tmp/$file" "$out/$file"

@@ -106,7 +106,7 @@ final class EeClassLoaders {
   }
 
   /** The directory holding the runtime jar (or, from an IDE, the classes directory's parent). */
-  private static Optional<Path> runtimeHome() {
+  static Optional<Path> runtimeHome() {
     try {
       var source = EeClassLoaders.class.getProtectionDomain().getCodeSource();
       if (source == null || source.getLocation() == null) {

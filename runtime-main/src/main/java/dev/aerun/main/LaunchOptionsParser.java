@@ -301,6 +301,11 @@ final class LaunchOptionsParser {
 
   /** A socket address: an in-process name means nothing to another process. */
   static RpcTransport parseRpcAddress(String value, String option) throws UsageException {
+    try {
+      LegacyJars.require(); // the address is legacy RPC mode's, read by its classes
+    } catch (StartupException e) {
+      throw new UsageException(option + ": " + e.getMessage());
+    }
     RpcTransport address;
     try {
       address = RpcTransport.parse(value);

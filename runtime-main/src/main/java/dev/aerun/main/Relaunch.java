@@ -46,9 +46,17 @@ final class Relaunch {
       command.add(option);
     }
     command.addAll(jvmOptions);
-    command.add("-cp");
+    if (LegacyJars.startedFromJar()) {
+      // As this JVM was started: java -jar, whose launcher agent puts legacy mode's jars on the
+      // class path when the app serves in that mode.
+      command.add("-jar");
+    } else {
+      command.add("-cp");
+    }
     command.add(System.getProperty("java.class.path"));
-    command.add(Main.class.getName());
+    if (!LegacyJars.startedFromJar()) {
+      command.add(Main.class.getName());
+    }
     command.addAll(List.of(args));
     return command;
   }

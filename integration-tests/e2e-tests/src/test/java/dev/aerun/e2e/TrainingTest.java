@@ -3,17 +3,22 @@ package dev.aerun.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * The class-data archive's training run ({@code dev.aerun.main.Training}, which the images' build
- * runs): several launcher command lines served in one JVM, which then exits; a run that does not
- * answer 200 fails it, so that no archive of a broken run is baked.
+ * runs, with legacy RPC mode's jars on its class path): several launcher command lines served in
+ * one JVM, which then exits; a run that does not answer 200 fails it, so that no archive of a
+ * broken run is baked.
  */
 class TrainingTest {
 
@@ -42,11 +47,23 @@ class TrainingTest {
 
   private record Result(int exit, String output) {}
 
+  /**
+   * The runtime jar and legacy RPC mode's jars, as the images' training run has them: started with
+   * {@code -cp}, the launcher cannot put lib/legacy on the class path itself.
+   */
+  private static String classPath() throws IOException {
+    Path jar = RuntimeProcess.runtimeJar().toAbsolutePath();
+    List<String> entries = new ArrayList<>(List.of(jar.toString()));
+    try (Stream<Path> legacy = Files.list(jar.getParent().resolve("lib").resolve("legacy"))) {
+      legacy.map(Path::toString).filter(p -> p.endsWith(".jar")).sorted().forEach(entries::add);
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+
   private static Result train(String paths, String... runs) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(
-        List.of("-cp", RuntimeProcess.runtimeJar().toString(), "dev.aerun.main.Training", paths));
+    command.addAll(List.of("-cp", classPath(), "dev.aerun.main.Training", paths));
     command.addAll(List.of(runs));
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     // Read to the end (the process exits by itself); generous for a loaded 2-core machine.

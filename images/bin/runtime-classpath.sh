@@ -1,0 +1,13 @@
+#!/bin/sh
+# Prints the class path of the runtime in an image: /opt/aerun/runtime-main.jar (whose manifest
+# names lib/), then legacy RPC mode's jars (lib/legacy, sorted), which java -jar would put on the
+# class path only in that mode. An image starts the runtime with -cp and this list, as its
+# class-data-sharing archive's training run does: the archive then covers both modes, and its
+# check of the class path matches.
+#   usage: runtime-classpath.sh DIST   (DIST: the runtime's directory, runtime-main/target)
+set -eu
+cp=/opt/aerun/runtime-main.jar
+for jar in $(cd "$1/lib/legacy" && LC_ALL=C ls -1 -- *.jar); do
+  cp="$cp:/opt/aerun/lib/legacy/$jar"
+done
+echo "$cp"
