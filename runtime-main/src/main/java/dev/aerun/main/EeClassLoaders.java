@@ -87,21 +87,28 @@ final class EeClassLoaders {
    * jsp}.
    */
   static URL[] jarUrls(Path folder, boolean jsp) {
-    try (Stream<Path> files = Files.list(folder)) {
+    try {
       List<URL> urls = new ArrayList<>();
-      for (Path jar :
-          files
-              .filter(f -> f.getFileName().toString().endsWith(".jar") && Files.isRegularFile(f))
-              .filter(f -> jsp || !isJspJar(f.getFileName().toString()))
-              .sorted()
-              .toList()) {
-        urls.add(jar.toUri().toURL());
+      for (Path jar : jars(folder)) {
+        if (jsp || !isJspJar(jar.getFileName().toString())) {
+          urls.add(jar.toUri().toURL());
+        }
       }
       return urls.toArray(URL[]::new);
     } catch (MalformedURLException e) {
       throw new IllegalStateException("Cannot build a URL for a jar in " + folder, e);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list " + folder, e);
+    }
+  }
+
+  /** The {@code .jar} files directly in {@code folder}, sorted by name. */
+  static List<Path> jars(Path folder) throws IOException {
+    try (Stream<Path> files = Files.list(folder)) {
+      return files
+          .filter(f -> f.getFileName().toString().endsWith(".jar") && Files.isRegularFile(f))
+          .sorted()
+          .toList();
     }
   }
 

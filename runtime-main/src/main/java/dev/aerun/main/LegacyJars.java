@@ -4,11 +4,8 @@ import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.jar.JarFile;
-import java.util.stream.Stream;
 
 /**
  * Legacy RPC mode's jars: gRPC, protobuf, Guava and the runtime's own {@code rpc-legacy}, in {@code
@@ -84,8 +81,10 @@ public final class LegacyJars {
               + " to -cp");
     }
     try {
-      for (Path jar : jars(folder.get())) {
-        instrumentation.appendToSystemClassLoaderSearch(new JarFile(jar.toFile()));
+      for (Path jar : EeClassLoaders.jars(folder.get())) {
+        try (JarFile file = new JarFile(jar.toFile())) { // checked here; only its name is kept
+          instrumentation.appendToSystemClassLoaderSearch(file);
+        }
       }
     } catch (IOException e) {
       throw new StartupException(
@@ -100,18 +99,6 @@ public final class LegacyJars {
   /** {@code home/lib/legacy}, if it is a directory. */
   static Optional<Path> folder(Optional<Path> home) {
     return home.map(h -> h.resolve("lib").resolve("legacy")).filter(Files::isDirectory);
-  }
-
-  /** The {@code .jar} files directly in {@code folder}, sorted by name. */
-  static List<Path> jars(Path folder) throws IOException {
-    List<Path> jars = new ArrayList<>();
-    try (Stream<Path> files = Files.list(folder)) {
-      files
-          .filter(f -> f.getFileName().toString().endsWith(".jar") && Files.isRegularFile(f))
-          .sorted()
-          .forEach(jars::add);
-    }
-    return jars;
   }
 
   private static boolean loadable() {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,19 +19,6 @@ class LegacyJarsTest {
     assertEquals(Optional.empty(), LegacyJars.folder(Optional.empty()));
     Path legacy = Files.createDirectories(home.resolve("lib/legacy"));
     assertEquals(Optional.of(legacy), LegacyJars.folder(Optional.of(home)));
-  }
-
-  @Test
-  void jars_areTheJarFilesOfTheFolder_sortedByName() throws Exception {
-    Path legacy = Files.createDirectories(home.resolve("lib/legacy"));
-    Files.writeString(legacy.resolve("guava-33.jar"), "");
-    Files.writeString(legacy.resolve("grpc-api-1.jar"), "");
-    Files.writeString(legacy.resolve("README.txt"), "");
-    Files.createDirectories(legacy.resolve("nested.jar")); // a directory, not a jar
-
-    assertEquals(
-        List.of(legacy.resolve("grpc-api-1.jar"), legacy.resolve("guava-33.jar")),
-        LegacyJars.jars(legacy));
   }
 
   @Test

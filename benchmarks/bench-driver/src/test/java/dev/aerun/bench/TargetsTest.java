@@ -129,19 +129,14 @@ class TargetsTest {
     long size = 30L << 20;
     // Each JVM's windows agree within bytes, but bare Jetty's second JVM allocated 240 KiB less
     // per request (the JIT removed more): the JVMs' spread covers the difference.
+    Results.EchoRow http1 = echoIn(1, "http", size, 1_060_000.0, 1_060_100.0);
+    Results.EchoRow http2 = echoIn(2, "http", size, 1_059_900.0, 1_060_000.0);
+    Results.EchoRow bare1 = echoIn(1, "bare", size, 1_060_000.0, 1_060_050.0);
     Results.TargetRow jvms =
-        echoTarget(
-            echoIn(1, "http", size, 1_060_000.0, 1_060_100.0),
-            echoIn(2, "http", size, 1_059_900.0, 1_060_000.0),
-            echoIn(1, "bare", size, 1_060_000.0, 1_060_050.0),
-            echoIn(2, "bare", size, 812_000.0, 812_100.0));
+        echoTarget(http1, http2, bare1, echoIn(2, "bare", size, 812_000.0, 812_100.0));
     assertEquals("within noise", jvms.verdict(), jvms.toString());
     // The same with bare Jetty's first JVM alone: HttpConnector's every window is within 4 KiB.
-    Results.TargetRow oneJvm =
-        echoTarget(
-            echoIn(1, "http", size, 1_060_000.0, 1_060_100.0),
-            echoIn(2, "http", size, 1_059_900.0, 1_060_000.0),
-            echoIn(1, "bare", size, 1_060_000.0, 1_060_050.0));
+    Results.TargetRow oneJvm = echoTarget(http1, http2, bare1);
     assertEquals("met", oneJvm.verdict(), oneJvm.toString());
     // Every JVM of HttpConnector's above every one of bare Jetty's by more than 4 KiB.
     Results.TargetRow missed =
