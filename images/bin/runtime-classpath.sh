@@ -6,8 +6,10 @@
 # check of the class path matches.
 #   usage: runtime-classpath.sh DIST   (DIST: the runtime's directory, runtime-main/target)
 set -eu
+jars=$(cd "$1/lib/legacy" 2>/dev/null && LC_ALL=C ls -1 -- *.jar 2>/dev/null) || true
+[ -n "$jars" ] || { echo "error: no $1/lib/legacy/*.jar: build runtime-main first" >&2; exit 1; }
 cp=/opt/aerun/runtime-main.jar
-for jar in $(cd "$1/lib/legacy" && LC_ALL=C ls -1 -- *.jar); do
+for jar in $jars; do
   cp="$cp:/opt/aerun/lib/legacy/$jar"
 done
 echo "$cp"

@@ -20,6 +20,8 @@ case "$runtime" in
   java25) file=aerun.aot; train="-XX:AOTCacheOutput=/tmp/$file"; use="-XX:AOTCache=/opt/aerun/cds/$file" ;;
   *) file=aerun.jsa; train="-XX:ArchiveClassesAtExit=/tmp/$file"; use="-XX:SharedArchiveFile=/opt/aerun/cds/$file" ;;
 esac
+# The class path of the image's entrypoint, legacy mode's jars listed (the archive checks it).
+classpath=$("$(dirname "$0")/runtime-classpath.sh" "$dist")
 app=$(mktemp -d)
 trap 'rm -rf "$app"' EXIT
 for pair in "ee8=$javax" "jakarta=$jakarta"; do
@@ -56,7 +58,7 @@ env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DIST="$dist" APP="$app" unshare --moun
   mount --bind "$APP" "$root/app" &&
   exec chroot --userspec=65532:65532 "$root" "$@"' sh "$root" \
   "/$java_home/bin/java" -XX:-UsePerfData -XX:MaxRAMPercentage=75 $train \
-  -cp "$("$(dirname "$0")/runtime-classpath.sh" "$dist")" dev.aerun.main.Training /hello,/request-info "$@" \
+  -cp "$classpath" dev.aerun.main.Training /hello,/request-info "$@" \
   > "$log" 2>&1 || { echo "error: the training run failed:" >&2; cat "$log" >&2; exit 1; }
 [ -s "$root/tmp/$file" ] || { echo "error: the training run wrote no archive:" >&2; cat "$log" >&2; exit 1; }
 mv "$root/tmp/$file" "$out/$file"

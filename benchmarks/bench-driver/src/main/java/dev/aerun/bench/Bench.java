@@ -254,7 +254,7 @@ final class Bench {
           try {
             server = start(peer, ee, what);
           } catch (Exception e) {
-            fail(peer, ee, "start", e);
+            fail(peer, ee, "start for echo round " + round, e);
             continue;
           }
           try (server) {
@@ -269,7 +269,7 @@ final class Bench {
                   () -> echo.run(client, peer, ee, r, port, size, results));
             }
           } catch (Exception e) {
-            fail(peer, ee, "start", e);
+            fail(peer, ee, "start for echo round " + round, e);
           } finally {
             trimLog(server.log());
           }

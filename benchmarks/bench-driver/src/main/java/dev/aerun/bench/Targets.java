@@ -73,7 +73,12 @@ final class Targets {
           Stats.Spread h = windows(http);
           Stats.Spread b = windows(bare);
           String name = ee.toUpperCase(Locale.ROOT) + " " + Report.size(size) + ": ";
-          figures.add(name + differenceFigure(h, b));
+          // The centre as the tables show it (the median of each peer's JVMs), the range over
+          // every window.
+          double difference =
+              echoMedian(http, EchoRow::allocatedBytesPerRequest)
+                  - echoMedian(bare, EchoRow::allocatedBytesPerRequest);
+          figures.add(name + differenceFigure(difference, h, b));
           verdicts.add(Verdicts.differenceAtMost(h, b, ECHO_ALLOCATION_BOUND));
         }
       }
@@ -93,10 +98,11 @@ final class Targets {
   }
 
   /**
-   * The difference of the medians, and with several values its range: "+1.2 KiB (−3 B to +2 KiB)".
+   * {@code difference}, and with several values the range of {@code a − b}: "+1.2 KiB (−3 B to +2
+   * KiB)".
    */
-  static String differenceFigure(Stats.Spread a, Stats.Spread b) {
-    String median = signed(a.median() - b.median());
+  static String differenceFigure(double difference, Stats.Spread a, Stats.Spread b) {
+    String median = signed(difference);
     if (a.values().size() < 2 && b.values().size() < 2) {
       return median;
     }

@@ -147,4 +147,19 @@ class TargetsTest {
             echoIn(2, "bare", size, 1_061_000.0));
     assertEquals("missed", missed.verdict(), missed.toString());
   }
+
+  @Test
+  void echoAllocation_figureIsTheDifferenceOfTheJvmsMedians_asTheTablesShow() {
+    long size = 30L << 20;
+    // Pooled, HttpConnector's windows have the median 1,000 B; its JVMs' medians are 1,000 and
+    // 5,000 B, whose median is 3,000 B: 2,000 B above bare Jetty's.
+    Results.TargetRow row =
+        echoTarget(
+            echoIn(1, "http", size, 1000.0, 1000.0, 1000.0),
+            echoIn(2, "http", size, 5000.0),
+            echoIn(1, "bare", size, 1000.0),
+            echoIn(2, "bare", size, 1000.0));
+    assertTrue(row.figure().startsWith("EE10 30 MiB: +1.95 KiB (+0 B to +3.91 KiB)"), row.figure());
+    assertEquals("met", row.verdict(), row.toString());
+  }
 }
