@@ -30,8 +30,8 @@ public final class LegacyJars {
   static final String PROBE_CLASS = "dev.aerun.rpc.transport.RpcTransport";
 
   /**
-   * Held only until the mode is settled ({@link #settled}): an app's code could reach it through
-   * the system class loader and reflection, and it lets a class be changed as it loads.
+   * Held only until the mode is settled ({@link #settle}): an app's code could reach it through the
+   * system class loader and reflection, and it lets a class be changed as it loads.
    */
   private static volatile Instrumentation instrumentation;
 
@@ -51,11 +51,18 @@ public final class LegacyJars {
   }
 
   /**
-   * The serving mode is chosen and, for legacy RPC mode, its jars are on the class path: the
-   * instrumentation is let go before the app's code runs.
+   * The serving mode is chosen: for legacy RPC mode ({@code legacy}) its jars are put on the class
+   * path ({@link #require}), and either way the instrumentation is let go before the app's code
+   * runs.
    */
-  static void settled() {
-    instrumentation = null;
+  static void settle(boolean legacy) throws StartupException {
+    try {
+      if (legacy) {
+        require();
+      }
+    } finally {
+      instrumentation = null;
+    }
   }
 
   /**

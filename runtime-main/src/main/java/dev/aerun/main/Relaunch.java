@@ -46,16 +46,13 @@ final class Relaunch {
       command.add(option);
     }
     command.addAll(jvmOptions);
+    String classPath = System.getProperty("java.class.path");
     if (LegacyJars.startedFromJar()) {
       // As this JVM was started: java -jar, whose launcher agent puts legacy mode's jars on the
       // class path when the app serves in that mode.
-      command.add("-jar");
+      command.addAll(List.of("-jar", classPath));
     } else {
-      command.add("-cp");
-    }
-    command.add(System.getProperty("java.class.path"));
-    if (!LegacyJars.startedFromJar()) {
-      command.add(Main.class.getName());
+      command.addAll(List.of("-cp", classPath, Main.class.getName()));
     }
     command.addAll(List.of(args));
     return command;

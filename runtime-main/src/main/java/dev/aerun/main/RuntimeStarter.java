@@ -77,18 +77,15 @@ final class RuntimeStarter {
   private static RunningRuntime startServers(LaunchOptions options, App read)
       throws StartupException {
     if (options.role() == Role.FRONT) {
-      LegacyJars.require();
-      LegacyJars.settled();
+      LegacyJars.settle(true);
       return startFront(options);
     }
     StagedApp app = read.staged();
     AppEngineWebXml descriptor = read.descriptor();
     RuntimeSelection selection = AppSettings.select(descriptor, options);
     selection.warnings().forEach(w -> log.warning(app.descriptorName() + ": " + w));
-    if (options.role() == Role.RUNTIME || selection.mode() == ServingMode.LEGACY_RPC) {
-      LegacyJars.require(); // before the webapp, which hides the jars of the class path from it
-    }
-    LegacyJars.settled();
+    // Before the webapp, which hides the jars of the class path from it.
+    LegacyJars.settle(options.role() == Role.RUNTIME || selection.mode() == ServingMode.LEGACY_RPC);
     StartFailures.EeChoice choice =
         new StartFailures.EeChoice(
             selection.ee(),

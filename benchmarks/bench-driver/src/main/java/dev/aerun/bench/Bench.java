@@ -128,7 +128,7 @@ final class Bench {
       try {
         for (Peer peer : options.peers()) {
           try {
-            ServerProcess server = startAndEcho(client, peer, ee);
+            ServerProcess server = startAndEcho(client, peer, ee, 1);
             if (server != null) {
               live.put(peer, server);
               if (!ee10 || !timing()) {
@@ -245,32 +245,11 @@ final class Bench {
       return;
     }
     for (int round = 2; round <= profile.echoRounds(); round++) {
-      int r = round;
       for (String ee : options.ees()) {
         for (Peer peer : echoRoundPeers()) {
-          String what = "echo-" + round;
-          progress.begin(peer.id + " " + ee + ": start for echo round " + round);
-          ServerProcess server;
-          try {
-            server = start(peer, ee, what);
-          } catch (Exception e) {
-            fail(peer, ee, "start for echo round " + round, e);
-            continue;
-          }
-          try (server) {
-            long nanos = server.awaitFirstOk("/hello");
-            int port = server.awaitPort();
-            progress.end(String.format(Locale.ROOT, "first 200 after %.0f ms", nanos / 1e6));
-            for (long size : options.echoSizes()) {
-              step(
-                  peer,
-                  ee,
-                  "echo " + Report.size(size) + " [" + round + "/" + profile.echoRounds() + "]",
-                  () -> echo.run(client, peer, ee, r, port, size, results));
-            }
-          } catch (Exception e) {
-            fail(peer, ee, "start for echo round " + round, e);
-          } finally {
+          ServerProcess server = startAndEcho(client, peer, ee, round);
+          if (server != null) {
+            server.close();
             trimLog(server.log());
           }
         }
@@ -377,19 +356,22 @@ final class Bench {
   }
 
   /**
-   * Starts one peer on one EE (its cold start recorded for EE10) and runs the echo scenario on it;
-   * the running server, or {@code null} if it did not start.
+   * Starts one peer on one EE in its server JVM {@code round} (the first's cold start recorded for
+   * EE10) and runs the echo scenario on it; the running server, or {@code null} if it did not
+   * start.
    */
-  private ServerProcess startAndEcho(LoadGenerator client, Peer peer, String ee) {
-    boolean ee10 = ee.equals("ee10");
-    progress.begin(peer.id + " " + ee + ": start");
+  private ServerProcess startAndEcho(LoadGenerator client, Peer peer, String ee, int round) {
+    boolean first = round == 1;
+    String of = first ? "" : " [" + round + "/" + profile.echoRounds() + "]";
+    String starting = first ? "start" : "start for echo round " + round;
+    progress.begin(peer.id + " " + ee + ": " + starting);
     ServerProcess server;
     int port;
     Steal.Sample before = Steal.Sample.now();
     try {
-      server = start(peer, ee, "main");
+      server = start(peer, ee, first ? "main" : "echo-" + round);
     } catch (Exception e) {
-      fail(peer, ee, "start", e);
+      fail(peer, ee, starting, e);
       return null;
     }
     try {
@@ -397,7 +379,7 @@ final class Bench {
       double stolen = before.percentUntil(Steal.Sample.now());
       port = server.awaitPort();
       jettyVersion = jettyVersion(server.output(), jettyVersion);
-      if (ee10 && options.runs(Scenario.COLDSTART)) {
+      if (first && ee.equals("ee10") && options.runs(Scenario.COLDSTART)) {
         coldStarts.add(peer, nanos, server.rssBytes(), stolen);
       }
       progress.end(
@@ -407,7 +389,7 @@ final class Bench {
               nanos / 1e6,
               Report.bytes(server.rssBytes())));
     } catch (Exception e) {
-      fail(peer, ee, "start", e);
+      fail(peer, ee, starting, e);
       server.close();
       return null;
     }
@@ -416,8 +398,8 @@ final class Bench {
         step(
             peer,
             ee,
-            "echo " + Report.size(size),
-            () -> echo.run(client, peer, ee, 1, port, size, results));
+            "echo " + Report.size(size) + of,
+            () -> echo.run(client, peer, ee, round, port, size, results));
       }
     }
     return server;

@@ -126,11 +126,11 @@ public record BenchOptions(
               echoSizes = list(value(args, ++i, arg)).stream().map(BenchOptions::size).toList();
           case "--echo-rounds" -> {
             String text = value(args, ++i, arg);
-            echoRounds = text.matches("[1-9][0-9]{0,2}") ? Integer.valueOf(text) : null;
-            if (echoRounds == null) {
+            if (!text.matches("[1-9][0-9]{0,2}")) {
               throw new UsageException(
                   "--echo-rounds: expected a number from 1, got '" + text + "'");
             }
+            echoRounds = Integer.valueOf(text);
           }
           case "--ee" -> {
             ees = list(value(args, ++i, arg));

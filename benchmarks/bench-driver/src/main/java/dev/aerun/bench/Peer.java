@@ -66,10 +66,7 @@ public final class Peer {
 
   /** Whether this is the runtime in legacy RPC mode. */
   boolean isLegacy() {
-    int mode = runtimeOptions.indexOf("--mode");
-    return mode >= 0
-        && mode + 1 < runtimeOptions.size()
-        && runtimeOptions.get(mode + 1).equals("legacy");
+    return this == LEGACY || this == LEGACY_TCP;
   }
 
   boolean isCustom() {

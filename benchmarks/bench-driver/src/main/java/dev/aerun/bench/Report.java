@@ -224,13 +224,7 @@ final class Report {
    */
   private void echoSpread(List<Long> sizes, Function<Long, Map<String, List<EchoRow>>> bySize) {
     md.append("Per server JVM (each the median of its windows), lowest to highest:\n\n");
-    md.append("| Size");
-    for (Peer peer : t.peers) {
-      md.append(" | ").append(peer.label);
-    }
-    md.append(" |\n|---");
-    t.peers.forEach(peer -> md.append("|---:"));
-    md.append("|\n");
+    t.header("Size", List.of());
     for (long size : sizes) {
       md.append("| ").append(size(size));
       Map<String, List<EchoRow>> byPeer = bySize.apply(size);
@@ -271,7 +265,7 @@ final class Report {
     md.append(
         "One request at a time, request body = response body; every live thread of the server"
             + " process, the stats request's own allocation taken off.");
-    int jvms = rows.stream().filter(r -> r.round() > 1).mapToInt(EchoRow::round).max().orElse(1);
+    int jvms = rows.stream().mapToInt(EchoRow::round).max().orElse(1);
     if (jvms > 1) {
       md.append(" The median of the peer's server JVMs (up to ")
           .append(jvms)

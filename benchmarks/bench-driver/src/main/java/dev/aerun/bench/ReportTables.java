@@ -96,7 +96,8 @@ final class ReportTables {
     md.append('\n');
   }
 
-  private void header(String first, List<String[]> ratioColumns) {
+  /** A table's header: {@code first}, one column per peer, then {@code ratioColumns}. */
+  void header(String first, List<String[]> ratioColumns) {
     md.append("| ").append(first);
     for (Peer peer : peers) {
       md.append(" | ").append(peer.label);
