@@ -141,10 +141,12 @@ public final class LaunchOptions {
    * @param args the command line after the jar
    * @throws UsageException when the command line is wrong, or {@code --help} was asked for (then
    *     {@link UsageException#isHelp()} is true)
+   * @throws StartupException when {@code --rpc-listen} or {@code --rpc-target} is given and legacy
+   *     RPC mode's classes, which read their address, cannot be put on the class path
    */
   public static LaunchOptions parse(
       Map<String, String> environment, Map<String, String> systemProperties, String... args)
-      throws UsageException {
+      throws UsageException, StartupException {
     return LaunchOptionsParser.parse(environment, systemProperties, args);
   }
 

@@ -29,7 +29,7 @@ import java.util.function.Function;
 final class LaunchOptionsParser {
   static LaunchOptions parse(
       Map<String, String> environment, Map<String, String> systemProperties, String... args)
-      throws UsageException {
+      throws UsageException, StartupException {
     Builder b = new Builder();
     // Platform variables a relaunch added from <env-variables> are the app's, not the runtime's.
     Set<String> fromDescriptor =
@@ -299,12 +299,18 @@ final class LaunchOptionsParser {
     }
   }
 
-  /** A socket address: an in-process name means nothing to another process. */
-  static RpcTransport parseRpcAddress(String value, String option) throws UsageException {
+  /**
+   * A socket address: an in-process name means nothing to another process.
+   *
+   * @throws StartupException when legacy RPC mode's classes, which read the address, cannot be
+   *     loaded: not the command line's fault, so a start failure
+   */
+  static RpcTransport parseRpcAddress(String value, String option)
+      throws UsageException, StartupException {
     try {
-      LegacyJars.require(); // the address is legacy RPC mode's, read by its classes
+      LegacyJars.require();
     } catch (StartupException e) {
-      throw new UsageException(option + ": " + e.getMessage());
+      throw new StartupException(option + ": " + e.getMessage(), e);
     }
     RpcTransport address;
     try {

@@ -66,6 +66,8 @@ public final class Launcher {
       err.println("error: " + e.getMessage());
       err.println("Run with --help for usage.");
       return EXIT_USAGE;
+    } catch (StartupException e) { // the environment's fault, not the command line's
+      return startFailed(e.getMessage(), e, false, err);
     }
     RuntimeLogs.install(options.logFormat(), options.platform()); // before anything logs
     // Until the app serves, an exception in a log line is one line, unless asked for details:

@@ -70,19 +70,40 @@ class LegacyJarsTest {
 
   @Test
   void legacyMode_startedWithDashCpWithoutItsJars_failsInOneLine() throws Exception {
+    String output = startWithDashCpAndFail("--mode", "legacy");
+    assertTrue(
+        output.contains("\nerror: legacy RPC mode's classes are not on the class path"), output);
+  }
+
+  /** The split's halves read their address with legacy mode's classes, while parsing options. */
+  @Test
+  void rpcListen_startedWithDashCpWithoutItsJars_failsAsAStartNotAsUsage() throws Exception {
+    String output = startWithDashCpAndFail("--role", "runtime", "--rpc-listen", "tcp:127.0.0.1:0");
+    assertTrue(
+        output.contains(
+            "\nerror: --rpc-listen: legacy RPC mode's classes are not on the class path"),
+        output);
+    assertFalse(output.contains("--help"), output); // not a usage error
+  }
+
+  /**
+   * Starts the runtime with {@code -cp} on its jar alone and {@code options}; asserts it fails with
+   * exit 1 and one {@code error:} line naming lib/legacy, and serves nothing.
+   */
+  private static String startWithDashCpAndFail(String... options) throws Exception {
     List<String> command =
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp",
-            RuntimeProcess.runtimeJar().toString(),
-            "dev.aerun.main.Main",
-            "--port",
-            "0",
-            "--address",
-            "127.0.0.1",
-            "--mode",
-            "legacy",
-            RuntimeProcess.app("sample-ee10-app.war").toString());
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                RuntimeProcess.runtimeJar().toString(),
+                "dev.aerun.main.Main",
+                "--port",
+                "0",
+                "--address",
+                "127.0.0.1"));
+    command.addAll(List.of(options));
+    command.add(RuntimeProcess.app("sample-ee10-app.war").toString());
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(2, TimeUnit.MINUTES), output);
@@ -90,12 +111,10 @@ class LegacyJarsTest {
     assertEquals(1, p.exitValue(), output);
     List<String> errors = output.lines().filter(l -> l.startsWith("error:")).toList();
     assertEquals(1, errors.size(), output);
-    assertTrue(
-        errors.get(0).startsWith("error: legacy RPC mode's classes are not on the class path"),
-        output);
     assertTrue(errors.get(0).contains("lib/legacy"), output);
     assertFalse(output.contains("\tat "), output); // no stack trace
     assertFalse(output.contains("Serving "), output); // nothing served
+    return "\n" + output;
   }
 
   private static boolean isLegacyJar(String path) {
