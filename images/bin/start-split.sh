@@ -3,7 +3,9 @@
 # start to the first 200 of /hello on any JDK (no image, no root), runs interleaved. Prints per run
 # the wall time and, at that 200, the JVM's CPU time, its JIT compiler threads' (C1/C2) and its GC
 # threads', read per thread from /proc/PID/task. The archive is a dynamic one (-XX:ArchiveClassesAtExit)
-# of the same start, made on the first call and kept in the work directory.
+# of the same start, made on the first call and kept in the work directory. The runtime starts as in
+# the images: -cp with the runtime jar and legacy RPC mode's jars (lib/legacy beside it), main class
+# dev.aerun.main.Main (java -jar would start its launcher agent, which the images do not).
 #   usage: start-split.sh RUNTIME_JAR APP.war [RUNS [JAVA [RUNTIME_OPTION...]]]
 # e.g. images/bin/start-split.sh runtime-main/target/runtime-main.jar \
 #        benchmarks/bench-driver/target/apps/bench-app-ee10.war 3 java --mode http
@@ -12,9 +14,14 @@ jar=$1 war=$2 runs=${3:-3} java=${4:-java}
 shift 2; for _ in 1 2; do [ $# -gt 0 ] && shift; done
 work=${START_SPLIT_DIR:-/tmp/aerun-start-split}; mkdir -p "$work"
 archive=$work/app.jsa
+cp=$jar
+for j in "$(dirname "$jar")"/lib/legacy/*.jar; do
+  [ -f "$j" ] || { echo "error: no $(dirname "$jar")/lib/legacy/*.jar: build runtime-main first" >&2; exit 1; }
+  cp="$cp:$j"
+done
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 start() { # JVM flags...: starts the runtime, waits for its first 200; echoes the pid
-  "$java" "$@" -jar "$jar" "${opts[@]}" --port "$port" --address 127.0.0.1 --temp-dir "$work" "$war" \
+  "$java" "$@" -cp "$cp" dev.aerun.main.Main "${opts[@]}" --port "$port" --address 127.0.0.1 --temp-dir "$work" "$war" \
     > "$work/run.log" 2>&1 &
   local pid=$!
   until curl -s -o /dev/null -f "http://127.0.0.1:$port/hello"; do
