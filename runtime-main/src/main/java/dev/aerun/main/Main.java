@@ -5,6 +5,9 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    if (!StageCommand.isStage(args)) {
+      StartupClasses.preloadInBackground(); // first: it runs beside the whole start
+    }
     int exit = Launcher.run(System.getenv(), Launcher.commandLineProperties(), args);
     // Also after a graceful shutdown: threads of libraries (gRPC's event loops) must not keep
     // the stopped process alive.

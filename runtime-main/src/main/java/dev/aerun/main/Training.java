@@ -71,7 +71,19 @@ public final class Training {
         return Launcher.EXIT_START_FAILED;
       }
     }
+    Served.mark();
     return Launcher.EXIT_OK; // the exit stops every runtime (their shutdown hooks)
+  }
+
+  /**
+   * Loaded when every run has served, before the runtimes stop: in a class-loading log of the
+   * training JVM ({@code -Xlog:class+load}) its line separates the classes of starting and serving
+   * from those of stopping ({@code runtime-main/bin/startup-classes.sh} keeps the former).
+   */
+  static final class Served {
+    private Served() {}
+
+    static void mark() {}
   }
 
   private static int freePort() throws IOException {
