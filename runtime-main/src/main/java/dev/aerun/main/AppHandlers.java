@@ -51,7 +51,12 @@ final class AppHandlers {
           WebappHost.load(
               selection.ee(),
               EE_LOADERS.computeIfAbsent(
-                  selection.ee() + "/" + jsp, k -> EeClassLoaders.forVersion(selection.ee(), jsp)));
+                  selection.ee() + "/" + jsp,
+                  k -> {
+                    ClassLoader ee = EeClassLoaders.forVersion(selection.ee(), jsp);
+                    StartupClasses.eeLoaderCreated(selection.ee(), ee);
+                    return ee;
+                  }));
       Handler webapp =
           host.createWebapp(
               new WebappSpec(location, "/", work.scratch())
