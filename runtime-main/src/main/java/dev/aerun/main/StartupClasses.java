@@ -93,14 +93,9 @@ final class StartupClasses implements Runnable {
           load(entry, loader);
           continue;
         }
-        String[] eeClass = {entry.substring(0, space), entry.substring(space + 1).strip()};
-        EeLoader ee = eeLoader.isDone() ? eeLoader.get() : null;
-        if (ee == null) {
-          deferred.add(eeClass);
-        } else {
-          loadFor(ee, deferred);
-          loadFor(ee, List.<String[]>of(eeClass));
-          deferred.clear();
+        deferred.add(new String[] {entry.substring(0, space), entry.substring(space + 1).strip()});
+        if (eeLoader.isDone()) {
+          loadFor(eeLoader.get(), deferred);
         }
       }
       if (!deferred.isEmpty()) {
@@ -117,12 +112,14 @@ final class StartupClasses implements Runnable {
     }
   }
 
+  /** Loads {@code classes} of {@code ee}'s folder with its loader, skips the others; empties it. */
   private void loadFor(EeLoader ee, List<String[]> classes) {
     for (String[] eeClass : classes) {
       if (eeClass[0].equals(ee.folder())) {
         load(eeClass[1], ee.loader());
       }
     }
+    classes.clear();
   }
 
   /**
