@@ -97,18 +97,25 @@ public final class ServerProcess implements AutoCloseable {
     Path temp = Files.createDirectories(workDir.resolve(name + "-tmp"));
     Path log = workDir.resolve(name + ".log");
     List<String> command = new ArrayList<>();
-    command.add(java.toString());
-    command.addAll(jvmFlags);
-    command.add("-jar");
-    if (peer == Peer.BARE) {
-      command.add(layout.bareJar().toString());
-      command.addAll(List.of("--ee", ee));
+    int knownPort = -1;
+    if (peer.isCustom()) { // its own command, told its port
+      knownPort = freePort();
+      command.addAll(peer.command(java, jvmFlags, knownPort, layout.war(ee)));
     } else {
-      command.add(layout.runtimeJar().toString());
-      command.addAll(peer.runtimeOptions);
+      command.add(java.toString());
+      command.addAll(jvmFlags);
+      command.add("-jar");
+      if (peer == Peer.BARE) {
+        command.add(layout.bareJar().toString());
+        command.addAll(List.of("--ee", ee));
+      } else {
+        command.add(layout.runtimeJar().toString());
+        command.addAll(peer.runtimeOptions);
+      }
+      command.addAll(
+          List.of("--port", "0", "--address", "127.0.0.1", "--temp-dir", temp.toString()));
+      command.add(layout.war(ee).toString());
     }
-    command.addAll(List.of("--port", "0", "--address", "127.0.0.1", "--temp-dir", temp.toString()));
-    command.add(layout.war(ee).toString());
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
@@ -129,7 +136,17 @@ public final class ServerProcess implements AutoCloseable {
     long startNanos = System.nanoTime();
     Process process = builder.start();
     RUNNING.add(process);
-    return new ServerProcess(peer, ee, process, log, temp, startNanos);
+    ServerProcess server = new ServerProcess(peer, ee, process, log, temp, startNanos);
+    server.port = knownPort; // a built-in peer picks its own port and prints it
+    return server;
+  }
+
+  /** A port free on 127.0.0.1 a moment ago, for a server that must be told its port. */
+  private static int freePort() throws IOException {
+    try (java.net.ServerSocket socket =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
   }
 
   private static java.io.File nullDevice() {
@@ -172,6 +189,11 @@ public final class ServerProcess implements AutoCloseable {
         }
       } catch (ConnectException notYet) {
         // The start line can come just before the port accepts.
+      } catch (IOException notYet) {
+        if (!peer.isCustom()) {
+          throw notYet;
+        }
+        // A custom peer prints no start line: its port may be half-open while it starts.
       }
       if (!process.isAlive()) {
         throw new IllegalStateException(peer.label + " exited:\n" + tail(40));

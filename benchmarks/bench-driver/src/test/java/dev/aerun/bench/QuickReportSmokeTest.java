@@ -57,6 +57,15 @@ class QuickReportSmokeTest {
   }
 
   @Test
+  void aCustomPeer_runsItsOwnCommand() throws Exception {
+    // The template's server (bare Jetty's jar), in each of its JVMs: not the runtime jar.
+    for (String log : List.of("bare-again-ee10-main.log", "bare-again-ee10-echo-2.log")) {
+      String output = Files.readString(out.resolve("logs").resolve(log));
+      assertTrue(output.contains(" on bare Jetty "), log + ":\n" + output);
+    }
+  }
+
+  @Test
   void resultsJson_hasEveryPeerAndTheEchoScenario() throws Exception {
     JsonNode results = JSON.readTree(out.resolve("results.json").toFile());
 
