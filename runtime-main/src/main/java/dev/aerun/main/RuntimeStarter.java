@@ -15,6 +15,7 @@ import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.logging.LogFormat;
+import dev.aerun.runtime.logging.RuntimeLogs;
 import dev.aerun.runtime.server.PortUnavailableException;
 import dev.aerun.runtime.server.PublicServerSpec;
 import dev.aerun.runtime.server.PublicServers;
@@ -329,7 +330,8 @@ final class RuntimeStarter {
         RunningRuntime.Servers.of(server::join, server::drain, server::stop);
     RunningRuntime running = start(app.displayName(), options, server::start, servers);
     // Not the "at http://" of a public port: nothing here serves HTTP.
-    log.info(
+    RuntimeLogs.announce(
+        log,
         String.format(
             "Runtime for %s in legacy RPC mode (%s) serving gRPC at %s - started in %d ms",
             app.displayName(),
@@ -388,7 +390,8 @@ final class RuntimeStarter {
   private static void logServing(
       String app, String how, LaunchOptions options, int port, String devNote) {
     String host = options.address().equals("0.0.0.0") ? "localhost" : options.address();
-    log.info(
+    RuntimeLogs.announce( // at once: people and tools wait for this line
+        log,
         String.format(
             "Serving %s in %s on Jetty %s at http://%s:%d/ - started in %d ms%s",
             app,

@@ -95,8 +95,37 @@ public final class RuntimeLogs {
    * thousand).
    */
   static boolean flushesAtOnce(LogRecord record) {
-    return record.getLevel().intValue() >= Level.WARNING.intValue()
-        && !(record instanceof AccessRecord);
+    return record instanceof Announcement
+        || record.getLevel().intValue() >= Level.WARNING.intValue()
+            && !(record instanceof AccessRecord);
+  }
+
+  /**
+   * Logs {@code line} at INFO on {@code logger} and writes it through to stdout at once, as a
+   * warning is: for a line that announces what the process now does (it serves, and where), which
+   * people and tools wait for. Other INFO lines reach stdout with the next flush, up to {@value
+   * #FLUSH_INTERVAL_MILLIS} ms later. The line's source is the caller.
+   */
+  public static void announce(Logger logger, String line) {
+    Announcement record = new Announcement(line);
+    record.setLoggerName(logger.getName());
+    StackWalker.getInstance()
+        .walk(frames -> frames.skip(1).findFirst())
+        .ifPresent(
+            caller -> {
+              record.setSourceClassName(caller.getClassName());
+              record.setSourceMethodName(caller.getMethodName());
+            });
+    logger.log(record);
+  }
+
+  /** An INFO line written through at once ({@link #announce}). */
+  static final class Announcement extends LogRecord {
+    private static final long serialVersionUID = 1L;
+
+    Announcement(String line) {
+      super(Level.INFO, line);
+    }
   }
 
   /**
