@@ -14,11 +14,8 @@ jar=$1 war=$2 runs=${3:-3} java=${4:-java}
 shift 2; for _ in 1 2; do [ $# -gt 0 ] && shift; done
 work=${START_SPLIT_DIR:-/tmp/aerun-start-split}; mkdir -p "$work"
 archive=$work/app.jsa
-cp=$jar
-for j in "$(dirname "$jar")"/lib/legacy/*.jar; do
-  [ -f "$j" ] || { echo "error: no $(dirname "$jar")/lib/legacy/*.jar: build runtime-main first" >&2; exit 1; }
-  cp="$cp:$j"
-done
+dist=$(cd "$(dirname "$jar")" && pwd)
+cp=$("$(dirname "$0")/runtime-classpath.sh" "$dist" "$dist")
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 start() { # JVM flags...: starts the runtime, waits for its first 200; echoes the pid
   "$java" "$@" -cp "$cp" dev.aerun.main.Main "${opts[@]}" --port "$port" --address 127.0.0.1 --temp-dir "$work" "$war" \
