@@ -80,6 +80,7 @@ final class UpRequests {
             // 0 means "no deadline" on the wire; a deadline of 0 ms is already over on arrival,
             // and the gRPC deadline (see FrontHandler) carries it.
             .setTimeoutMillis(Math.max(0, contract.timeoutMillis()))
+            .setApiTicket(nonNull(contract.apiTicket()))
             .setRequest(http);
     dev.aerun.runtime.contract.TraceContext trace = contract.trace();
     if (trace != null) {

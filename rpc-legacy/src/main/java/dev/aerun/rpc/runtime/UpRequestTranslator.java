@@ -107,7 +107,8 @@ final class UpRequestTranslator {
             .secure(http.getIsHttps(), false)
             .headers(fields, false)
             .requestLogId(emptyToNull(up.getRequestLogId()))
-            .defaultVersionHostname(emptyToNull(up.getDefaultVersionHostname()));
+            .defaultVersionHostname(emptyToNull(up.getDefaultVersionHostname()))
+            .apiTicket(emptyToNull(up.getApiTicket()));
     long timeoutMillis = up.getTimeoutMillis();
     if (timeoutMillis > 0) {
       long nanos =

@@ -1,17 +1,12 @@
 package dev.aerun.runtime.apis;
 
 import dev.aerun.runtime.contract.RequestAttributes;
-import dev.aerun.runtime.contract.UserInfo;
 import dev.aerun.runtime.env.AppEnvironment;
-import dev.aerun.runtime.security.AppEngineUsers;
 import dev.aerun.runtime.security.LoginUrls;
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -23,33 +18,48 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Gives each request of an app that bundles the App Engine API SDK an {@code ApiProxy.Environment}
- * (the user, the app's ids, the remaining deadline) for the duration of its handling on the request
- * thread, as the platform does, and installs the one {@code ApiProxy.Delegate} of the app: the
- * Users service's login and logout URLs are answered here (from {@link LoginUrls}); every other
- * call fails at once with an {@code ApiProxy.FeatureNotEnabledException} that names the service and
- * what replaces it.
+ * (the user, the app's ids, the remaining deadline, the request's API ticket) for the duration of
+ * its handling on the request thread and the threads it makes through {@code ThreadManager}, as the
+ * platform does, and installs the one {@code ApiProxy.Delegate} of the app: the Users service's
+ * login and logout URLs are answered here (from {@link LoginUrls}); every other call goes to the
+ * {@link ApiHost} (see {@link RemoteCalls}), or fails at once with an {@code
+ * ApiProxy.FeatureNotEnabledException} that names the service and what replaces it when there is
+ * none.
  *
  * <p>Wraps the webapp; finds the SDK in the webapp's class loader once the webapp started. An app
- * without the SDK gets a warning at start and nothing on its request path.
+ * without the SDK gets a warning at start and nothing on its request path. The request's ticket
+ * ({@link RequestAttributes#API_TICKET}) is taken off the request here, before the app sees it.
  */
 public final class ApiProxyHandler extends Handler.Wrapper {
   private static final Logger log = Logger.getLogger(ApiProxyHandler.class.getName());
   static final String API_PROXY = "com.google.apphosting.api.ApiProxy";
 
-  /** The longest a request may run on the platform; a request without a deadline reports it. */
-  static final long NO_DEADLINE_REMAINING_MILLIS = 10 * 60 * 1000L;
-
   private final AppEnvironment environment;
   private final LoginUrls urls;
   private final String appName;
+  private final ApiHostClient client;
   private volatile Sdk sdk;
 
+  /** An app whose remote calls fail at once: there is no API host. */
   public ApiProxyHandler(
       Handler webapp, AppEnvironment environment, LoginUrls urls, String appName) {
+    this(webapp, environment, urls, appName, null);
+  }
+
+  /**
+   * @param client the API host's client (shared by every deploy of the app), or null for none
+   */
+  public ApiProxyHandler(
+      Handler webapp,
+      AppEnvironment environment,
+      LoginUrls urls,
+      String appName,
+      ApiHostClient client) {
     super(webapp);
     this.environment = environment;
     this.urls = urls;
     this.appName = appName;
+    this.client = client;
   }
 
   /** Whether the started webapp bundles the SDK (so requests get an environment). */
@@ -62,7 +72,7 @@ public final class ApiProxyHandler extends Handler.Wrapper {
     super.doStart();
     ContextHandler context = getDescendant(ContextHandler.class);
     ClassLoader loader = context == null ? null : context.getClassLoader();
-    sdk = loader == null ? null : Sdk.find(loader, urls);
+    sdk = loader == null ? null : Sdk.find(loader, urls, client);
     if (sdk == null) {
       log.warning(
           appName
@@ -79,34 +89,61 @@ public final class ApiProxyHandler extends Handler.Wrapper {
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    Object ticket = request.removeAttribute(RequestAttributes.API_TICKET);
     Sdk current = sdk;
     if (current == null) {
       return super.handle(request, response, callback);
     }
-    current.setEnvironment(new RequestEnvironment(request, environment));
+    RequestEnvironment requestEnvironment =
+        new RequestEnvironment(
+            request, environment, ticket instanceof String s ? s : null, current.threads);
+    current.threads.set(requestEnvironment);
     try {
-      return super.handle(request, response, callback);
+      return super.handle(request, response, Callback.from(requestEnvironment::end, callback));
     } finally {
-      current.clearEnvironment();
+      current.threads.clear();
     }
   }
 
   /** The SDK's {@code ApiProxy} in the app's class loader, reached by reflection. */
   private static final class Sdk {
-    private final ClassLoader loader;
-    private final Class<?> environmentType;
-    private final Method setEnvironment;
-    private final Method clearEnvironment;
+    private final RequestEnvironment.ThreadEnvironment threads;
 
     private Sdk(ClassLoader loader, Class<?> apiProxy) throws ReflectiveOperationException {
-      this.loader = loader;
-      this.environmentType = Class.forName(API_PROXY + "$Environment", false, loader);
-      this.setEnvironment = apiProxy.getMethod("setEnvironmentForCurrentThread", environmentType);
-      this.clearEnvironment = apiProxy.getMethod("clearEnvironmentForCurrentThread");
+      Class<?> environmentType = Class.forName(API_PROXY + "$Environment", false, loader);
+      Class<?>[] interfaces = environmentInterfaces(loader, environmentType);
+      Method setEnvironment = apiProxy.getMethod("setEnvironmentForCurrentThread", environmentType);
+      Method clearEnvironment = apiProxy.getMethod("clearEnvironmentForCurrentThread");
+      this.threads =
+          new RequestEnvironment.ThreadEnvironment() {
+            @Override
+            public void set(RequestEnvironment environment) throws ReflectiveOperationException {
+              Object proxy = environment.proxy();
+              if (proxy == null) {
+                proxy = Proxy.newProxyInstance(loader, interfaces, environment);
+                environment.proxy(proxy);
+              }
+              setEnvironment.invoke(null, proxy);
+            }
+
+            @Override
+            public void clear() throws ReflectiveOperationException {
+              clearEnvironment.invoke(null);
+            }
+          };
+    }
+
+    /** {@code Environment}, and {@code EnvironmentWithTrace} where the SDK has it. */
+    private static Class<?>[] environmentInterfaces(ClassLoader loader, Class<?> environment) {
+      try {
+        return new Class<?>[] {Class.forName(API_PROXY + "$EnvironmentWithTrace", false, loader)};
+      } catch (ClassNotFoundException | LinkageError e) {
+        return new Class<?>[] {environment};
+      }
     }
 
     /** The SDK of {@code loader} with this runtime's delegate installed, or null if none. */
-    static Sdk find(ClassLoader loader, LoginUrls urls) {
+    static Sdk find(ClassLoader loader, LoginUrls urls, ApiHostClient client) {
       Class<?> apiProxy;
       try {
         apiProxy = Class.forName(API_PROXY, true, loader);
@@ -115,9 +152,10 @@ public final class ApiProxyHandler extends Handler.Wrapper {
       }
       try {
         Class<?> delegateType = Class.forName(API_PROXY + "$Delegate", false, loader);
+        RemoteCalls calls = new RemoteCalls(client, new SdkExceptions(loader));
         Object delegate =
             Proxy.newProxyInstance(
-                loader, new Class<?>[] {delegateType}, new Delegate(loader, urls));
+                loader, new Class<?>[] {delegateType}, new Delegate(urls, calls));
         apiProxy.getMethod("setDelegate", delegateType).invoke(null, delegate);
         return new Sdk(loader, apiProxy);
       } catch (ReflectiveOperationException | RuntimeException e) {
@@ -125,98 +163,49 @@ public final class ApiProxyHandler extends Handler.Wrapper {
         return null;
       }
     }
-
-    void setEnvironment(RequestEnvironment environment) throws ReflectiveOperationException {
-      Object proxy = Proxy.newProxyInstance(loader, new Class<?>[] {environmentType}, environment);
-      setEnvironment.invoke(null, proxy);
-    }
-
-    void clearEnvironment() throws ReflectiveOperationException {
-      clearEnvironment.invoke(null);
-    }
   }
 
-  /** {@code ApiProxy.Environment} of one request. */
-  private static final class RequestEnvironment implements InvocationHandler {
-    private final UserInfo user;
-    private final AppEnvironment app;
-    private final Map<String, Object> attributes = new HashMap<>();
-    private final Long deadlineNanos;
-
-    RequestEnvironment(Request request, AppEnvironment app) {
-      this.user = AppEngineUsers.user(request);
-      this.app = app;
-      this.deadlineNanos =
-          request.getAttribute(RequestAttributes.DEADLINE_NANOS) instanceof Long nanos
-              ? nanos
-              : null;
-      if (user != null && user.id() != null) {
-        attributes.put("com.google.appengine.api.users.UserService.user_id_key", user.id());
-      }
-      attributes.put("com.google.appengine.api.users.UserService.is_federated_user", false);
-      copy(request, RequestAttributes.DEFAULT_VERSION_HOSTNAME, attributes);
-      copy(request, RequestAttributes.REQUEST_LOG_ID, attributes);
-    }
-
-    private static void copy(Request request, String name, Map<String, Object> into) {
-      Object value = request.getAttribute(name);
-      if (value != null) {
-        into.put(name, value);
-      }
-    }
-
-    @Override
-    public Object invoke(Object proxy, Method method, Object[] args) {
-      return switch (method.getName()) {
-        case "getAppId" -> app.applicationId();
-        case "getModuleId" -> app.service();
-        case "getVersionId" -> app.version();
-        case "getEmail" -> user == null ? null : user.email();
-        case "isLoggedIn" -> user != null;
-        case "isAdmin" -> user != null && user.admin();
-        case "getAuthDomain" ->
-            user == null ? null : user.authDomain() == null ? "gmail.com" : user.authDomain();
-        case "getRequestNamespace" -> "";
-        case "getAttributes" -> attributes;
-        case "getRemainingMillis" -> remainingMillis();
-        case "hashCode" -> System.identityHashCode(proxy);
-        case "equals" -> proxy == args[0];
-        case "toString" -> "aerun ApiProxy environment of " + app.applicationId();
-        default -> throw new UnsupportedOperationException(method.getName());
-      };
-    }
-
-    private long remainingMillis() {
-      if (deadlineNanos == null) {
-        return NO_DEADLINE_REMAINING_MILLIS;
-      }
-      return Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000);
-    }
-  }
-
-  /** {@code ApiProxy.Delegate}: login and logout URLs here, every other call fails at once. */
+  /** {@code ApiProxy.Delegate}: login and logout URLs here, every other call to the API host. */
   private static final class Delegate implements InvocationHandler {
     private static final Logger appLog = Logger.getLogger("com.google.apphosting.api.ApiProxy");
-    private final ClassLoader loader;
+    private static final String API_DEADLINE_KEY =
+        "com.google.apphosting.api.ApiProxy.api_deadline_key";
     private final LoginUrls urls;
+    private final RemoteCalls calls;
 
-    Delegate(ClassLoader loader, LoginUrls urls) {
-      this.loader = loader;
+    Delegate(LoginUrls urls, RemoteCalls calls) {
       this.urls = urls;
+      this.calls = calls;
     }
 
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
       return switch (method.getName()) {
-        case "makeSyncCall" -> call((String) args[1], (String) args[2], (byte[]) args[3]);
-        case "makeAsyncCall" -> {
-          CompletableFuture<byte[]> future = new CompletableFuture<>();
-          try {
-            future.complete(call((String) args[1], (String) args[2], (byte[]) args[3]));
-          } catch (Throwable e) {
-            future.completeExceptionally(e);
+        case "makeSyncCall" -> {
+          byte[] local = local((String) args[1], (String) args[2], (byte[]) args[3]);
+          if (local != null) {
+            yield local;
           }
-          yield future;
+          RequestEnvironment request = request(args[0]);
+          Object deadline = attributes(args[0], request).get(API_DEADLINE_KEY);
+          yield calls.callBlocking(
+              request,
+              (String) args[1],
+              (String) args[2],
+              (byte[]) args[3],
+              deadline instanceof Number n ? n : null);
+        }
+        case "makeAsyncCall" -> {
+          byte[] local = local((String) args[1], (String) args[2], (byte[]) args[3]);
+          if (local != null) {
+            yield CompletableFuture.completedFuture(local);
+          }
+          yield calls.call(
+              request(args[0]),
+              (String) args[1],
+              (String) args[2],
+              (byte[]) args[3],
+              deadline(args[4]));
         }
         case "log" -> {
           Object record = args[1];
@@ -226,7 +215,10 @@ public final class ApiProxyHandler extends Handler.Wrapper {
           yield null;
         }
         case "flushLogs" -> null;
-        case "getRequestThreads" -> List.of(Thread.currentThread());
+        case "getRequestThreads" -> {
+          RequestEnvironment request = request(args[0]);
+          yield request == null ? List.of(Thread.currentThread()) : request.threads();
+        }
         case "hashCode" -> System.identityHashCode(proxy);
         case "equals" -> proxy == args[0];
         case "toString" -> "aerun ApiProxy delegate";
@@ -234,29 +226,45 @@ public final class ApiProxyHandler extends Handler.Wrapper {
       };
     }
 
-    private byte[] call(String packageName, String methodName, byte[] request) throws Throwable {
+    /** The Users service's URLs, answered here; null for every other call. */
+    private byte[] local(String packageName, String methodName, byte[] request) {
       if ("user".equals(packageName) && "CreateLoginURL".equals(methodName)) {
         return UrlMessages.withUrl(urls.loginUrl(UrlMessages.destination(request)));
       }
       if ("user".equals(packageName) && "CreateLogoutURL".equals(methodName)) {
         return UrlMessages.withUrl(urls.logoutUrl(UrlMessages.destination(request)));
       }
-      throw unavailable(packageName, methodName);
+      return null;
     }
 
-    /** The SDK's own exception type, so the app's catch blocks work as on the platform. */
-    private Throwable unavailable(String packageName, String methodName) {
-      String message = RemoteServices.unavailable(packageName, methodName);
-      try {
-        return (Throwable)
-            Class.forName(API_PROXY + "$FeatureNotEnabledException", true, loader)
-                .getConstructor(String.class)
-                .newInstance(message);
-      } catch (InvocationTargetException e) {
-        return e.getCause();
-      } catch (ReflectiveOperationException | LinkageError e) {
-        return new UnsupportedOperationException(message);
+    /** This runtime's environment behind the SDK's, or null for one the app made itself. */
+    private static RequestEnvironment request(Object environment) {
+      if (environment != null && Proxy.isProxyClass(environment.getClass())) {
+        InvocationHandler handler = Proxy.getInvocationHandler(environment);
+        if (handler instanceof RequestEnvironment request) {
+          return request;
+        }
       }
+      return null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static java.util.Map<String, Object> attributes(
+        Object environment, RequestEnvironment request) throws ReflectiveOperationException {
+      if (request != null) {
+        return request.attributes();
+      }
+      return (java.util.Map<String, Object>)
+          environment.getClass().getMethod("getAttributes").invoke(environment);
+    }
+
+    /** {@code ApiConfig.getDeadlineInSeconds()}, or null. */
+    private static Number deadline(Object apiConfig) throws ReflectiveOperationException {
+      if (apiConfig == null) {
+        return null;
+      }
+      Object seconds = apiConfig.getClass().getMethod("getDeadlineInSeconds").invoke(apiConfig);
+      return seconds instanceof Number n ? n : null;
     }
   }
 }

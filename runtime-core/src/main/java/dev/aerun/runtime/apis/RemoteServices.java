@@ -2,7 +2,10 @@ package dev.aerun.runtime.apis;
 
 import java.util.Map;
 
-/** The App Engine services an app may call through {@code ApiProxy}, and what replaces each. */
+/**
+ * The App Engine services an app may call through {@code ApiProxy}, what replaces each, and what to
+ * say when no API host is named.
+ */
 final class RemoteServices {
   private RemoteServices() {}
 
@@ -83,8 +86,8 @@ final class RemoteServices {
                       + " URLs are available here)")));
 
   /**
-   * The message of a call to {@code packageName.methodName}: the service, that it is not available
-   * in this runtime, and its replacement.
+   * The message of a call to {@code packageName.methodName} without an API host: the service, that
+   * it is not available, its replacement, and how to name an API host.
    */
   static String unavailable(String packageName, String methodName) {
     Service service =
@@ -96,8 +99,10 @@ final class RemoteServices {
         + packageName
         + "."
         + methodName
-        + ") is not available in this runtime: use "
+        + ") is not available: no App Engine API host is named. Use "
         + service.replacement()
-        + " instead";
+        + " instead, or name an API host with API_HOST and API_PORT (or the runtime's"
+        + " --api-host HOST:PORT); on App Engine standard (GAE_ENV=standard) the platform's is"
+        + " used, and in development (--development) a local one is started";
   }
 }

@@ -10,13 +10,26 @@ import java.util.Objects;
  * @param trustPolicy which peers may send platform headers
  * @param allHeaders {@code appengine.use.allheaders}: keep private headers visible to the app (they
  *     are still removed when the peer is not trusted)
+ * @param apiTicket whether a trusted {@code X-AppEngine-Api-Ticket} is kept for the app's API calls
+ *     ({@link RequestAttributes#API_TICKET}): on for an app with {@code <app-engine-apis>}, whose
+ *     API handler takes it off the request before the app sees it
  */
-public record ContractOptions(TrustPolicy trustPolicy, boolean allHeaders) {
+public record ContractOptions(TrustPolicy trustPolicy, boolean allHeaders, boolean apiTicket) {
   /** The system property that keeps private platform headers visible to the app. */
   public static final String ALL_HEADERS_PROPERTY = "appengine.use.allheaders";
 
   public ContractOptions {
     Objects.requireNonNull(trustPolicy, "trustPolicy");
+  }
+
+  /** Options that keep no API ticket. */
+  public ContractOptions(TrustPolicy trustPolicy, boolean allHeaders) {
+    this(trustPolicy, allHeaders, false);
+  }
+
+  /** These options with the API ticket kept or not. */
+  public ContractOptions withApiTicket(boolean keep) {
+    return new ContractOptions(trustPolicy, allHeaders, keep);
   }
 
   /** Trust nobody, hide private headers: the safe default off the managed platform. */

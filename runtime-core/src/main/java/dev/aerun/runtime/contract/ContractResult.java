@@ -20,6 +20,7 @@ public final class ContractResult {
   private final TraceContext trace;
   private final UserInfo user;
   private final TaskInfo task;
+  private final String apiTicket;
   private final HttpFields headers;
   private final boolean headersChanged;
 
@@ -36,6 +37,7 @@ public final class ContractResult {
       TraceContext trace,
       UserInfo user,
       TaskInfo task,
+      String apiTicket,
       HttpFields headers,
       boolean headersChanged) {
     this.trustedPeer = trustedPeer;
@@ -50,6 +52,7 @@ public final class ContractResult {
     this.trace = trace;
     this.user = user;
     this.task = task;
+    this.apiTicket = apiTicket;
     this.headers = headers;
     this.headersChanged = headersChanged;
   }
@@ -77,6 +80,7 @@ public final class ContractResult {
     private TraceContext trace;
     private UserInfo user;
     private TaskInfo task;
+    private String apiTicket;
     private HttpFields headers = HttpFields.EMPTY;
     private boolean headersChanged;
 
@@ -148,6 +152,12 @@ public final class ContractResult {
       return this;
     }
 
+    /** The trusted {@code X-AppEngine-Api-Ticket} kept for the app's API calls, or null. */
+    public Builder apiTicket(String value) {
+      apiTicket = value;
+      return this;
+    }
+
     /**
      * The header fields the app sees, and whether they differ from the fields received (see {@link
      * ContractResult#headersChanged()}).
@@ -172,6 +182,7 @@ public final class ContractResult {
           trace,
           user,
           task,
+          apiTicket,
           headers,
           headersChanged);
     }
@@ -245,6 +256,14 @@ public final class ContractResult {
     return task;
   }
 
+  /**
+   * The trusted {@code X-AppEngine-Api-Ticket}, when the options keep it ({@link
+   * ContractOptions#apiTicket()}); else null.
+   */
+  public String apiTicket() {
+    return apiTicket;
+  }
+
   /** The header fields the app sees: the request's own instance when nothing was removed. */
   public HttpFields headers() {
     return headers;
@@ -267,7 +286,8 @@ public final class ContractResult {
         || timeoutMillis >= 0
         || trace != null
         || user != null
-        || task != null;
+        || task != null
+        || apiTicket != null;
   }
 
   @Override

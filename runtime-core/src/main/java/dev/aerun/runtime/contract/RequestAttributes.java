@@ -68,6 +68,13 @@ public final class RequestAttributes {
   public static final String CRON = "com.google.appengine.request.cron";
 
   /**
+   * {@code String}: the request's API ticket from a trusted {@code X-AppEngine-Api-Ticket}, set
+   * only for an app with {@code <app-engine-apis>} ({@link ContractOptions#apiTicket()}), whose API
+   * handler takes it off the request before the app runs: the app never sees it.
+   */
+  public static final String API_TICKET = "dev.aerun.apis.api_ticket";
+
+  /**
    * Sets on {@code request} every attribute {@code result} has a value for, with the types named
    * above: the one place both serving modes set them, so they cannot disagree. Does nothing (and
    * allocates nothing) when the result carries no attribute.
@@ -97,6 +104,7 @@ public final class RequestAttributes {
       setIfPresent(request, USER_AUTH_DOMAIN, user.authDomain());
       setIfPresent(request, USER_ORGANIZATION, user.organization());
     }
+    setIfPresent(request, API_TICKET, result.apiTicket());
     TaskInfo task = result.task();
     if (task != null) {
       setIfPresent(request, QUEUE_NAME, task.queueName());

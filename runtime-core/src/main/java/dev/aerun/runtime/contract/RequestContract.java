@@ -96,6 +96,7 @@ public final class RequestContract {
     String taskName = null;
     String retryCount = null;
     String cron = null;
+    String apiTicket = null;
 
     for (HttpField field : headers) {
       Role role = classify(field.getName());
@@ -130,6 +131,7 @@ public final class RequestContract {
         case TASK_NAME -> taskName = taskName == null ? value : taskName;
         case TASK_RETRY_COUNT -> retryCount = retryCount == null ? value : retryCount;
         case CRON -> cron = cron == null ? value : cron;
+        case API_TICKET -> apiTicket = apiTicket == null ? value : apiTicket;
         default -> {}
       }
     }
@@ -190,6 +192,7 @@ public final class RequestContract {
         trace,
         user,
         task,
+        options.apiTicket() ? apiTicket : null,
         appHeaders,
         removed != 0);
   }
@@ -313,7 +316,7 @@ public final class RequestContract {
     map.put("X-AppEngine-Auth-Domain", Role.AUTH_DOMAIN);
     map.put("X-AppEngine-User-Auth-Domain", Role.AUTH_DOMAIN);
     map.put("X-AppEngine-User-Organization", Role.USER_ORGANIZATION);
-    map.put("X-AppEngine-Api-Ticket", Role.PRIVATE);
+    map.put("X-AppEngine-Api-Ticket", Role.API_TICKET);
     map.put("X-AppEngine-Trusted-IP-Request", Role.PRIVATE);
     map.put("X-AppEngine-LOAS-Peer-Username", Role.PRIVATE);
     map.put("X-AppEngine-QueueName", Role.QUEUE_NAME);
@@ -348,7 +351,8 @@ public final class RequestContract {
     USER_NICKNAME(true, true),
     USER_IS_ADMIN(true, true),
     AUTH_DOMAIN(true, true),
-    USER_ORGANIZATION(true, true);
+    USER_ORGANIZATION(true, true),
+    API_TICKET(true, true);
 
     /** Only honoured from a trusted peer; removed otherwise. */
     final boolean platform;

@@ -30,7 +30,8 @@ class ApiProxyPiecesTest {
   void unavailableServiceNamesTheServiceAndItsReplacement() {
     String message = RemoteServices.unavailable("memcache", "Get");
     assertTrue(message.startsWith("App Engine's Memcache service (memcache.Get)"), message);
-    assertTrue(message.contains("not available in this runtime"), message);
+    assertTrue(message.contains("not available: no App Engine API host"), message);
+    assertTrue(message.contains("API_HOST and API_PORT"), message);
     assertTrue(message.contains("Memorystore"), message);
     String unknown = RemoteServices.unavailable("novel", "Call");
     assertTrue(unknown.contains("novel.Call"), unknown);
