@@ -78,10 +78,11 @@ java_home=$(cd "$root" && for d in usr/lib/jvm/java-*-openjdk-amd64; do [ -L "$d
 java -cp "$dist/lib/stage/*" dev.aerun.stage.oci.TrustStore \
   "$root/usr/share/ca-certificates" "$root/etc/ssl/certs/java/cacerts"
 
-# 3. The runtime, without the staging tools (lib/stage): a server never stages.
+# 3. The runtime, without the staging tools (lib/stage) and the development server's local API
+#    host (lib/apihost): a server never stages, and an image never runs the dev server.
 cp "$dist/runtime-main.jar" "$work/dist/"
 cp -R "$dist/lib" "$work/dist/lib"
-rm -rf "$work/dist/lib/stage"
+rm -rf "$work/dist/lib/stage" "$work/dist/lib/apihost"
 
 # 4. The class-data-sharing archive.
 cds_layer="" cds_option=""

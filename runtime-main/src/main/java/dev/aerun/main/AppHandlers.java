@@ -38,7 +38,8 @@ final class AppHandlers {
       RuntimeSelection selection,
       LaunchOptions options,
       AppEngineWebXml descriptor,
-      WorkDirectory work)
+      WorkDirectory work,
+      BundledServices apis)
       throws StartupException {
     Path location = app.war() ? unpack(app, options, work) : app.location();
     try {
@@ -64,13 +65,14 @@ final class AppHandlers {
                   .withJsp(jsp)
                   .withLogin(options.loginUrls())
                   .withExtraClasspath(options.classpath())
-                  .withDevelopment(options.development()));
+                  .withDevelopment(options.development())
+                  .withDeferredTasks(descriptor.appEngineApis()));
       Handler served =
           new WarmupHandler(
               StaticFiles.wrap(
                   descriptor,
                   null,
-                  withAppEngineApis(webapp, app, descriptor, options),
+                  withAppEngineApis(webapp, app, descriptor, options, apis),
                   options.development()),
               AppSettings.warmupEnabled(descriptor),
               path -> host.mapsPath(webapp, path));
@@ -106,23 +108,33 @@ final class AppHandlers {
 
   /**
    * {@code webapp} with the App Engine API SDK's per-request environment when the descriptor turns
-   * {@code <app-engine-apis>} on (with the one warning that most of those services are not here).
+   * {@code <app-engine-apis>} on, its remote calls sent to {@code apis}' host (with the one warning
+   * when there is none: those calls fail at once).
    */
   private static Handler withAppEngineApis(
-      Handler webapp, StagedApp app, AppEngineWebXml descriptor, LaunchOptions options) {
+      Handler webapp,
+      StagedApp app,
+      AppEngineWebXml descriptor,
+      LaunchOptions options,
+      BundledServices apis) {
     if (!descriptor.appEngineApis()) {
       return webapp;
     }
-    log.warning(
-        app.displayName()
-            + ": <app-engine-apis> is on: the Users API, the app's ids and the request deadline"
-            + " work through ApiProxy; calls to App Engine's other services (Datastore, Memcache,"
-            + " Task Queue, Mail ...) fail at once: use the Google Cloud client libraries");
+    if (apis.client() == null) {
+      log.warning(
+          app.displayName()
+              + ": <app-engine-apis> is on, but no App Engine API host is named: the Users API,"
+              + " the app's ids and the request deadline work through ApiProxy; calls to App"
+              + " Engine's other services (Datastore, Memcache, Task Queue, Mail ...) fail at once."
+              + " Name one with API_HOST and API_PORT or --api-host, or use the Google Cloud"
+              + " client libraries");
+    }
     return new ApiProxyHandler(
         webapp,
         AppSettings.environment(descriptor, options),
         options.loginUrls(),
-        app.displayName());
+        app.displayName(),
+        apis.client());
   }
 
   private AppHandlers() {}

@@ -41,6 +41,7 @@ final class DevServer {
   private volatile String lastReload = "none yet";
   private volatile int reloads;
   private final FileWatcher watcher;
+  private final BundledServices apis;
 
   DevServer(
       LaunchOptions options,
@@ -48,8 +49,10 @@ final class DevServer {
       AppEngineWebXml descriptor,
       RuntimeSelection selection,
       Handler webapp,
-      WorkDirectory work) {
+      WorkDirectory work,
+      BundledServices apis) {
     this.work = work;
+    this.apis = apis;
     this.options = options;
     this.app = app;
     this.descriptor = descriptor;
@@ -82,7 +85,7 @@ final class DevServer {
         reloadable == null
             ? "not watching (no --watch)"
             : "watching " + watched.size() + " path(s) for changes (" + shortList(watched) + ")";
-    return "; development: " + trust + ", " + watching + ", status at /_ah/dev";
+    return "; development: " + trust + ", " + watching + apis.startNote() + ", status at /_ah/dev";
   }
 
   /**
@@ -139,7 +142,7 @@ final class DevServer {
             if (app.war()) {
               deleteTree(work.app()); // the new war is unpacked afresh
             }
-            Handler fresh = AppHandlers.create(app, nextSelection, options, next, work);
+            Handler fresh = AppHandlers.create(app, nextSelection, options, next, work, apis);
             descriptor = next;
             selection = nextSelection;
             return fresh;
@@ -200,6 +203,9 @@ final class DevServer {
     if (!before.systemProperties().equals(after.systemProperties())) {
       return "<system-properties>";
     }
+    if (before.appEngineApis() != after.appEngineApis()) {
+      return "<app-engine-apis>";
+    }
     return null;
   }
 
@@ -252,6 +258,7 @@ final class DevServer {
             ? "nothing (no --watch)"
             : shortList(watched) + " (" + reloads + " reloads)");
     line(page, "Last reload", lastReload);
+    apis.statusLines(page);
     page.append("\nDescriptor (").append(app.descriptorName()).append("), as resolved\n");
     line(page, "  application", d.application().orElse("(none)"));
     line(page, "  version", d.version().orElse("(none)"));

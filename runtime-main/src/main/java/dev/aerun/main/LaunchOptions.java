@@ -100,12 +100,20 @@ public final class LaunchOptions {
   private final boolean watch;
   private final List<Path> classpath;
   private final Optional<Long> parentPid;
+  private final ApiHostOptions apiHosts;
 
   LaunchOptions(LaunchOptionsParser.Builder b) {
     this.ee = Optional.ofNullable(b.ee);
     this.watch = b.watch;
     this.classpath = List.copyOf(b.classpath);
     this.parentPid = Optional.ofNullable(b.parentPid);
+    this.apiHosts =
+        new ApiHostOptions(
+            Optional.ofNullable(b.apiHost),
+            Optional.ofNullable(b.apiData),
+            b.apiDataClear,
+            b.apiLogCalls,
+            b.apiDataHome);
     this.app = Optional.ofNullable(b.app);
     this.role = b.role;
     this.rpcTransport = b.rpcTransport == null ? RpcTransportChoice.INPROCESS : b.rpcTransport;
@@ -241,6 +249,14 @@ public final class LaunchOptions {
    */
   public Optional<Long> parentPid() {
     return parentPid;
+  }
+
+  /**
+   * Where an app with {@code <app-engine-apis>} sends its remote API calls, and where the local API
+   * host of development keeps its data (see {@link ApiHostOptions}).
+   */
+  ApiHostOptions apiHosts() {
+    return apiHosts;
   }
 
   /** Where the webapp is unpacked and JSPs are compiled; a fresh temporary one when empty. */

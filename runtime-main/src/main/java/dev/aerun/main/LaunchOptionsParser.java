@@ -88,6 +88,10 @@ final class LaunchOptionsParser {
               "environment variable " + LaunchOptions.SHUTDOWN_GRACE_VARIABLE);
     }
 
+    b.apiHost = ApiHostOptions.fromEnvironment(environment).orElse(null);
+    b.apiLogCalls = environment.get(ApiHostOptions.LOG_CALLS) != null;
+    b.apiDataHome = ApiHostOptions.dataHome(environment);
+
     Deque<String> rest = new ArrayDeque<>();
     for (String arg : args) {
       int eq = arg.indexOf('=');
@@ -133,6 +137,9 @@ final class LaunchOptionsParser {
         case "--login-url" -> b.loginUrl = parseUrlTemplate(value(rest, arg), arg, true);
         case "--logout-url" -> b.logoutUrl = parseUrlTemplate(value(rest, arg), arg, false);
         case "--sessions-jdbc-url" -> b.sessionsJdbcUrl = value(rest, arg);
+        case "--api-host" -> b.apiHost = ApiHostOptions.parseOption(value(rest, arg));
+        case "--api-data" -> b.apiData = Path.of(value(rest, arg));
+        case "--api-data-clear" -> b.apiDataClear = true;
         case "--request-body-timeout" ->
             b.requestBodyTimeout = read(Durations::parse, value(rest, arg), arg);
         default -> {
@@ -243,6 +250,11 @@ final class LaunchOptionsParser {
     boolean logFormatGiven;
     final List<Path> classpath = new ArrayList<>();
     Long parentPid;
+    dev.aerun.runtime.apis.ApiHost apiHost;
+    Path apiData;
+    boolean apiDataClear;
+    boolean apiLogCalls;
+    Path apiDataHome;
   }
 
   /** A login or logout URL template (see {@link LoginUrls}). */

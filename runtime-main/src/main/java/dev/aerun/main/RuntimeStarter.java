@@ -166,16 +166,24 @@ final class RuntimeStarter {
       throws StartupException {
     // Static files are answered in front of the webapp, as the platform's front end would; both
     // modes run this same handler as their app, behind the platform's warm-up and start paths.
-    Handler webapp = AppHandlers.create(app, selection, options, descriptor, work);
+    // Up before the webapp deploys: its servlets may call the services while they start.
+    BundledServices apis =
+        BundledServices.start(
+            options,
+            app,
+            descriptor,
+            AppSettings.environment(descriptor, options),
+            app.war() ? work.app() : app.location());
+    Handler webapp = AppHandlers.create(app, selection, options, descriptor, work, apis);
     DevServer dev = null;
     String devNote = "";
     if (options.development()) {
-      dev = new DevServer(options, app, descriptor, selection, webapp, work);
+      dev = new DevServer(options, app, descriptor, selection, webapp, work, apis);
       webapp = dev.wrap(webapp);
       devNote = dev.startNote();
     }
     Deployed deployed =
-        new Deployed(app, descriptor, selection, webapp, options, capacity, devNote);
+        new Deployed(app, descriptor, selection, webapp, options, capacity, devNote, apis::served);
     RunningRuntime runtime;
     if (options.role() == Role.RUNTIME) {
       runtime = startRuntime(deployed);
@@ -201,7 +209,8 @@ final class RuntimeStarter {
       Handler webapp,
       LaunchOptions options,
       Capacity capacity,
-      String devNote) {}
+      String devNote,
+      java.util.function.IntConsumer served) {}
 
   /** HttpConnector mode: one server, its connector streaming into the app. */
   private static RunningRuntime startHttp(Deployed deployed) throws StartupException {
@@ -214,10 +223,12 @@ final class RuntimeStarter {
                 publicServer(
                     AppSettings.effective(deployed.descriptor(), options),
                     options,
-                    deployed.capacity())));
+                    deployed.capacity(),
+                    deployed.descriptor().appEngineApis())));
     RunningRuntime.Servers servers =
         RunningRuntime.Servers.of(server::join, server::drain, server::stop);
     RunningRuntime running = start(app.displayName(), options, server::start, servers);
+    deployed.served().accept(server.port());
     logServing(
         app.displayName(),
         "HttpConnector mode (" + deployed.selection().ee() + ")",
@@ -247,12 +258,12 @@ final class RuntimeStarter {
 
   /** The public server of every mode and role, from the options and the effective properties. */
   private static PublicServerSpec publicServer(
-      Map<String, String> effective, LaunchOptions options, Capacity capacity)
+      Map<String, String> effective, LaunchOptions options, Capacity capacity, boolean apiTicket)
       throws StartupException {
     return new PublicServerSpec(
         options.address(),
         options.port(),
-        AppSettings.contract(effective, options),
+        AppSettings.contract(effective, options).withApiTicket(apiTicket),
         AppSettings.limits(effective, options),
         IDLE_TIMEOUT,
         capacity,
@@ -279,7 +290,8 @@ final class RuntimeStarter {
         new LegacyRpcServer(
             new LegacyRpcServer.Spec(
                 deployed.webapp(),
-                publicServer(effective, options, deployed.capacity()),
+                publicServer(
+                    effective, options, deployed.capacity(), deployed.descriptor().appEngineApis()),
                 transport,
                 AppSettings.environment(deployed.descriptor(), options)));
     Path socketsToDelete = socketDirectory;
@@ -298,6 +310,7 @@ final class RuntimeStarter {
                     UnixSockets.deleteQuietly(socketsToDelete);
                   }
                 }));
+    deployed.served().accept(server.port());
     logServing(
         app.displayName(),
         "legacy RPC mode ("
@@ -364,7 +377,10 @@ final class RuntimeStarter {
     LegacyRpcFront front =
         new LegacyRpcFront(
             new LegacyRpcFront.Spec(
-                new FrontServer.Spec(publicServer(effective, options, capacity), environment, true),
+                new FrontServer.Spec(
+                    publicServer(effective, options, capacity, descriptor.appEngineApis()),
+                    environment,
+                    true),
                 target));
     String shown = name != null ? name : environment.applicationId();
     RunningRuntime running =

@@ -24,6 +24,8 @@ import java.util.Objects;
  *     when the app is served from its sources); scanned for annotations and fragments like them
  * @param development whether error pages show the exception and its stack trace to loopback clients
  *     (they never do to anyone else)
+ * @param deferredTasks whether the SDK's {@code DeferredTaskServlet} serves {@link
+ *     DeferredTasks#PATH} (an app with {@code <app-engine-apis>})
  */
 public record WebappSpec(
     Path appLocation,
@@ -33,7 +35,8 @@ public record WebappSpec(
     boolean jsp,
     LoginUrls login,
     List<Path> extraClasspath,
-    boolean development) {
+    boolean development,
+    boolean deferredTasks) {
 
   /** A spec with Jetty's stock sessions (enabled, in memory) and JSP support. */
   public WebappSpec(Path appLocation, String contextPath, Path tempDirectory) {
@@ -45,6 +48,7 @@ public record WebappSpec(
         true,
         LoginUrls.defaults(),
         List.of(),
+        false,
         false);
   }
 
@@ -79,7 +83,8 @@ public record WebappSpec(
         jsp,
         login,
         extraClasspath,
-        development);
+        development,
+        deferredTasks);
   }
 
   /** This spec with JSP support on or off. */
@@ -92,7 +97,8 @@ public record WebappSpec(
         newJsp,
         login,
         extraClasspath,
-        development);
+        development,
+        deferredTasks);
   }
 
   /** This spec with other login URLs. */
@@ -105,13 +111,22 @@ public record WebappSpec(
         jsp,
         newLogin,
         extraClasspath,
-        development);
+        development,
+        deferredTasks);
   }
 
   /** This spec with these entries after the app's own class path. */
   public WebappSpec withExtraClasspath(List<Path> entries) {
     return new WebappSpec(
-        appLocation, contextPath, tempDirectory, sessions, jsp, login, entries, development);
+        appLocation,
+        contextPath,
+        tempDirectory,
+        sessions,
+        jsp,
+        login,
+        entries,
+        development,
+        deferredTasks);
   }
 
   /** This spec with development error pages on or off. */
@@ -124,6 +139,21 @@ public record WebappSpec(
         jsp,
         login,
         extraClasspath,
-        newDevelopment);
+        newDevelopment,
+        deferredTasks);
+  }
+
+  /** This spec with the SDK's {@code DeferredTaskServlet} at {@link DeferredTasks#PATH} or not. */
+  public WebappSpec withDeferredTasks(boolean serve) {
+    return new WebappSpec(
+        appLocation,
+        contextPath,
+        tempDirectory,
+        sessions,
+        jsp,
+        login,
+        extraClasspath,
+        development,
+        serve);
   }
 }

@@ -7,7 +7,10 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.ee10.servlet.ServletHandler;
 import org.eclipse.jetty.ee10.servlet.SessionHandler;
+import org.eclipse.jetty.ee10.servlet.security.ConstraintMapping;
+import org.eclipse.jetty.ee10.servlet.security.ConstraintSecurityHandler;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
+import org.eclipse.jetty.security.Constraint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -100,5 +103,14 @@ final class Ee10Jetty {
         };
     NoDetailsErrorHandler.hideDetails(pages, development);
     return pages;
+  }
+
+  /** Only the {@code admin} role may request {@code path} (trusted task requests have it). */
+  static void adminsOnly(WebAppContext webapp, String path) {
+    ConstraintMapping mapping = new ConstraintMapping();
+    mapping.setConstraint(
+        Constraint.from("admins-only", Constraint.Authorization.SPECIFIC_ROLE, "admin"));
+    mapping.setPathSpec(path);
+    ((ConstraintSecurityHandler) webapp.getSecurityHandler()).addConstraintMapping(mapping);
   }
 }

@@ -2,11 +2,13 @@ package dev.aerun.runtime.webapp.ee10;
 
 import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.runtime.webapp.AppInitializers;
+import dev.aerun.runtime.webapp.DeferredTasks;
 import dev.aerun.runtime.webapp.EeWebapp;
 import dev.aerun.runtime.webapp.WebappDefaults;
 import dev.aerun.runtime.webapp.WebappHost;
 import dev.aerun.runtime.webapp.WebappSpec;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Servlet;
 import jakarta.servlet.ServletContainerInitializer;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -44,7 +46,9 @@ public final class Ee10WebappHost implements WebappHost {
     ClassLoader jettyLoader = WebAppContext.class.getClassLoader();
     return WebappDefaults.withContextClassLoader(
         jettyLoader,
-        () -> EeWebapp.configure(new Webapp(spec.jsp()), spec, EeVersion.EE10, jettyLoader));
+        () ->
+            EeWebapp.configure(
+                new Webapp(spec.jsp(), spec.deferredTasks()), spec, EeVersion.EE10, jettyLoader));
   }
 
   @Override
@@ -65,9 +69,11 @@ public final class Ee10WebappHost implements WebappHost {
    */
   private static final class Webapp extends WebAppContext implements EeWebapp {
     private final boolean jsp;
+    private final boolean deferredTasks;
 
-    Webapp(boolean jsp) {
+    Webapp(boolean jsp, boolean deferredTasks) {
       this.jsp = jsp;
+      this.deferredTasks = deferredTasks;
     }
 
     @Override
@@ -123,7 +129,31 @@ public final class Ee10WebappHost implements WebappHost {
             WebappDefaults.withoutJsp(
                 servlets.getServlets(), ServletHolder::getName, ServletHolder[]::new));
       }
+      if (deferredTasks) {
+        serveDeferredTasks();
+      }
       super.startWebapp();
+    }
+
+    /** The SDK's servlet at {@link DeferredTasks#PATH}, admins only, unless the app maps it. */
+    private void serveDeferredTasks() {
+      ServletHandler servlets = getServletHandler();
+      ServletMapping[] mappings = servlets.getServletMappings();
+      if (mappings != null) {
+        for (ServletMapping mapping : mappings) {
+          for (String path : mapping.getPathSpecs()) {
+            if (DeferredTasks.PATH.equals(path)) {
+              return;
+            }
+          }
+        }
+      }
+      String servlet = DeferredTasks.servletClass(getClassLoader(), Servlet.class);
+      if (servlet != null) {
+        ServletHolder holder = servlets.addServletWithMapping(servlet, DeferredTasks.PATH);
+        holder.setName(DeferredTasks.SERVLET_NAME);
+        Ee10Jetty.adminsOnly(this, DeferredTasks.PATH);
+      }
     }
   }
 }

@@ -7,6 +7,9 @@ import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee8.nested.ContextHandler.CoreContextHandler;
 import org.eclipse.jetty.ee8.nested.Request;
+import org.eclipse.jetty.ee8.nested.ServletConstraint;
+import org.eclipse.jetty.ee8.security.ConstraintMapping;
+import org.eclipse.jetty.ee8.security.ConstraintSecurityHandler;
 import org.eclipse.jetty.ee8.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.ee8.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee8.servlet.ServletHandler;
@@ -83,5 +86,15 @@ final class Ee8Jetty {
     pages.setShowServlet(false);
     pages.setShowMessageInTitle(false);
     return pages;
+  }
+
+  /** Only the {@code admin} role may request {@code path} (trusted task requests have it). */
+  static void adminsOnly(WebAppContext webapp, String path) {
+    ServletConstraint constraint = new ServletConstraint("admins-only", "admin");
+    constraint.setAuthenticate(true);
+    ConstraintMapping mapping = new ConstraintMapping();
+    mapping.setConstraint(constraint);
+    mapping.setPathSpec(path);
+    ((ConstraintSecurityHandler) webapp.getSecurityHandler()).addConstraintMapping(mapping);
   }
 }
