@@ -127,6 +127,8 @@ final class LocalApiHostProcess {
     command.add("-XX:+UseSerialGC");
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-Xss512k");
+    // One line per record: each is passed on as one "api host:" line of the dev server's log.
+    command.add("-Djava.util.logging.SimpleFormatter.format=%4$s %3$s - %5$s%6$s%n");
     command.add("-cp");
     command.add(spec.libFolder().resolve("*").toString());
     command.add(MAIN);

@@ -97,7 +97,7 @@ class UsersApiTest {
       String failure = seen(response, "failure");
       assertTrue(failure.contains("ApiProxy$FeatureNotEnabledException"), failure);
       assertTrue(failure.contains("Datastore service (datastore_v3.Get)"), failure);
-      assertTrue(failure.contains("not available in this runtime"), failure);
+      assertTrue(failure.contains("no App Engine API host is named"), failure);
       assertTrue(failure.contains("google-cloud-datastore"), failure);
     }
   }

@@ -150,8 +150,10 @@ public final class Ee10WebappHost implements WebappHost {
       }
       String servlet = DeferredTasks.servletClass(getClassLoader(), Servlet.class);
       if (servlet != null) {
-        ServletHolder holder = servlets.addServletWithMapping(servlet, DeferredTasks.PATH);
+        ServletHolder holder = new ServletHolder();
         holder.setName(DeferredTasks.SERVLET_NAME);
+        holder.setClassName(servlet);
+        servlets.addServletWithMapping(holder, DeferredTasks.PATH);
         Ee10Jetty.adminsOnly(this, DeferredTasks.PATH);
       }
     }
