@@ -72,6 +72,25 @@ abstract class AbstractAerunMojo extends AbstractMojo {
   @Parameter(property = "aerun.java")
   protected String javaExecutable;
 
+  /**
+   * Where the local API host of an app with {@code <app-engine-apis>} keeps the Datastore and
+   * Blobstore between runs (and writes {@code WEB-INF/appengine-generated/}); {@code mvn clean}
+   * deletes it with the rest of {@code target/}.
+   */
+  @Parameter(property = "aerun.apiData", defaultValue = "${project.build.directory}/aerun/api-data")
+  protected File apiData;
+
+  /** Deletes {@link #apiData} before the app starts. */
+  @Parameter(property = "aerun.apiDataClear", defaultValue = "false")
+  protected boolean apiDataClear;
+
+  /**
+   * An App Engine API host ({@code HOST:PORT}) to send the app's bundled-service calls to instead
+   * of starting the local one.
+   */
+  @Parameter(property = "aerun.apiHost")
+  protected String apiHost;
+
   /** Skips the goal. */
   @Parameter(property = "aerun.skip", defaultValue = "false")
   protected boolean skip;
@@ -202,6 +221,15 @@ abstract class AbstractAerunMojo extends AbstractMojo {
     }
     command.add("--temp-dir");
     command.add(workDirectory().resolve("tmp").toString());
+    command.add("--api-data");
+    command.add(apiData.getAbsolutePath());
+    if (apiDataClear) {
+      command.add("--api-data-clear");
+    }
+    if (apiHost != null && !apiHost.isBlank()) {
+      command.add("--api-host");
+      command.add(apiHost);
+    }
     command.add("--parent-pid");
     command.add(String.valueOf(ProcessHandle.current().pid()));
     if (!app.classpath().isEmpty()) {

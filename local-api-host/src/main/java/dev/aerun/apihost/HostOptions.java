@@ -7,27 +7,19 @@ import java.util.List;
 
 /**
  * The local API host's command line, read once: {@code --app-dir DIR --storage DIR --app-id ID
- * [--queue-xml FILE] [--parent-pid PID] [--port N] [--log-calls]}. The secret is not an option: it
- * arrives as the first line on standard input, so no process listing shows it.
+ * [--parent-pid PID] [--port N] [--log-calls]}. The secret is not an option: it arrives as the
+ * first line on standard input, so no process listing shows it.
  *
  * @param appDir the app's directory: its {@code WEB-INF/queue.xml} and {@code
  *     datastore-indexes.xml} are read there, {@code WEB-INF/appengine-generated/} is written there
  * @param storage where the Datastore and Blobstore keep their data between runs
  * @param appId the application id the runtime gives the app (its entities' keys carry it)
- * @param queueXml a {@code queue.xml} elsewhere than in {@code appDir} (an app unpacked from a
- *     {@code .war}), or null
  * @param parentPid the process whose end ends this one (the dev server), or null
  * @param port the port to bind on 127.0.0.1; 0 for any free one
  * @param logCalls whether every call is logged with its service, method and request id
  */
 record HostOptions(
-    Path appDir,
-    Path storage,
-    String appId,
-    Path queueXml,
-    Long parentPid,
-    int port,
-    boolean logCalls) {
+    Path appDir, Path storage, String appId, Long parentPid, int port, boolean logCalls) {
 
   /**
    * Reads {@code args}.
@@ -39,7 +31,6 @@ record HostOptions(
     Path appDir = null;
     Path storage = null;
     String appId = null;
-    Path queueXml = null;
     Long parentPid = null;
     int port = 0;
     boolean logCalls = false;
@@ -49,7 +40,6 @@ record HostOptions(
         case "--app-dir" -> appDir = Path.of(value(rest, option));
         case "--storage" -> storage = Path.of(value(rest, option));
         case "--app-id" -> appId = value(rest, option);
-        case "--queue-xml" -> queueXml = Path.of(value(rest, option));
         case "--parent-pid" -> parentPid = number(value(rest, option), option);
         case "--port" -> port = (int) (long) number(value(rest, option), option);
         case "--log-calls" -> logCalls = true;
@@ -62,7 +52,7 @@ record HostOptions(
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("--port must be 0-65535");
     }
-    return new HostOptions(appDir, storage, appId, queueXml, parentPid, port, logCalls);
+    return new HostOptions(appDir, storage, appId, parentPid, port, logCalls);
   }
 
   private static String value(Deque<String> rest, String option) {

@@ -47,9 +47,6 @@ final class LocalServices {
     properties.put("blobstore.no_storage", "false");
     properties.put("task_queue.callback_class", TaskDispatch.class.getName());
     properties.put("mail.log_mail_body", "true");
-    if (options.queueXml() != null) {
-      properties.put("task_queue.queue_xml_path", options.queueXml().toString());
-    }
     proxy.setProperties(properties);
   }
 

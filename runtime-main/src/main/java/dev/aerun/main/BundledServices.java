@@ -5,17 +5,22 @@ import dev.aerun.runtime.apis.ApiHost;
 import dev.aerun.runtime.apis.ApiHostClient;
 import dev.aerun.runtime.env.AppEnvironment;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * The API host of an app with {@code <app-engine-apis>}, chosen once per process: the one named
@@ -47,15 +52,10 @@ final class BundledServices {
   /**
    * Chooses (and in development starts) the API host of the app.
    *
-   * @param appDir the app's exploded directory (the unpacked {@code .war})
    * @throws StartupException when the local API host cannot be started
    */
   static BundledServices start(
-      LaunchOptions options,
-      StagedApp app,
-      AppEngineWebXml descriptor,
-      AppEnvironment environment,
-      Path appDir)
+      LaunchOptions options, StagedApp app, AppEngineWebXml descriptor, AppEnvironment environment)
       throws StartupException {
     if (!descriptor.appEngineApis()) {
       return NONE;
@@ -92,20 +92,62 @@ final class BundledServices {
       deleteTree(storage);
       log.info("Cleared the local API host's data in " + storage);
     }
-    Path queueXml = appDir.resolve("WEB-INF").resolve("queue.xml");
-    boolean exploded = !app.war();
+    copyConfiguration(app, storage);
     LocalApiHostProcess process =
         LocalApiHostProcess.startBlocking(
             new LocalApiHostProcess.Spec(
                 Path.of(System.getProperty("java.home")),
                 lib,
-                exploded ? appDir : storage,
+                storage,
                 storage,
                 environment.applicationId(),
-                exploded ? null : queueXml,
                 apis.logCalls()));
     return new BundledServices(new ApiHostClient(process.apiHost()), process, storage);
   }
+
+  /** The app's files the local services read, copied into the data folder's {@code WEB-INF}. */
+  static final List<String> CONFIGURATION = List.of("queue.xml", "datastore-indexes.xml");
+
+  /**
+   * Copies the app's {@link #CONFIGURATION} files into {@code storage/WEB-INF/}, the folder the
+   * local services see as the app's: they read them there, and the Datastore writes {@code
+   * WEB-INF/appengine-generated/datastore-indexes-auto.xml} beside them (in the data folder, never
+   * in the app's sources or a {@code .war}'s temporary unpack directory). A file the app no longer
+   * has is removed.
+   */
+  static void copyConfiguration(StagedApp app, Path storage) throws StartupException {
+    Path webInf = storage.resolve("WEB-INF");
+    try {
+      Files.createDirectories(webInf);
+      for (String name : CONFIGURATION) {
+        Path copy = webInf.resolve(name);
+        if (app.war()) {
+          try (ZipFile war = new ZipFile(app.location().toFile())) {
+            ZipEntry entry = war.getEntry("WEB-INF/" + name);
+            if (entry == null) {
+              Files.deleteIfExists(copy);
+            } else {
+              try (InputStream in = war.getInputStream(entry)) {
+                Files.write(copy, in.readNBytes(MAX_CONFIGURATION_BYTES));
+              }
+            }
+          }
+        } else {
+          Path source = app.location().resolve("WEB-INF").resolve(name);
+          if (Files.isRegularFile(source)) {
+            Files.copy(source, copy, StandardCopyOption.REPLACE_EXISTING);
+          } else {
+            Files.deleteIfExists(copy);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new StartupException(
+          "the local API host's data folder " + storage + " cannot be prepared: " + e, e);
+    }
+  }
+
+  private static final int MAX_CONFIGURATION_BYTES = 1024 * 1024;
 
   /**
    * The local API host's data folder of an app served by the launcher: one per app location, so

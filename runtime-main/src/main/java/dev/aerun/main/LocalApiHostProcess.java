@@ -43,13 +43,7 @@ final class LocalApiHostProcess {
 
   /** The command's fixed part and what varies per start. */
   record Spec(
-      Path javaHome,
-      Path libFolder,
-      Path appDir,
-      Path storage,
-      String appId,
-      Path queueXml,
-      boolean logCalls) {}
+      Path javaHome, Path libFolder, Path appDir, Path storage, String appId, boolean logCalls) {}
 
   private final Spec spec;
   private final String secret;
@@ -142,10 +136,6 @@ final class LocalApiHostProcess {
     command.add(Long.toString(ProcessHandle.current().pid()));
     command.add("--port");
     command.add(Integer.toString(wantedPort));
-    if (spec.queueXml() != null) {
-      command.add("--queue-xml");
-      command.add(spec.queueXml().toString());
-    }
     if (spec.logCalls()) {
       command.add("--log-calls");
     }

@@ -169,11 +169,7 @@ final class RuntimeStarter {
     // Up before the webapp deploys: its servlets may call the services while they start.
     BundledServices apis =
         BundledServices.start(
-            options,
-            app,
-            descriptor,
-            AppSettings.environment(descriptor, options),
-            app.war() ? work.app() : app.location());
+            options, app, descriptor, AppSettings.environment(descriptor, options));
     Handler webapp = AppHandlers.create(app, selection, options, descriptor, work, apis);
     DevServer dev = null;
     String devNote = "";

@@ -1,0 +1,392 @@
+package dev.aerun.bench.jmh;
+
+import com.sun.management.OperatingSystemMXBean;
+import com.sun.management.ThreadMXBean;
+import dev.aerun.runtime.apis.ApiHost;
+import dev.aerun.runtime.apis.ApiHostClient;
+import dev.aerun.runtime.apis.ApiProxyHandler;
+import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.security.LoginUrls;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.eclipse.jetty.server.LocalConnector;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The API-host client, measured (not a timed test): a memcache get of a 100-byte value and a
+ * datastore get of one entity, through the real local API host (its own JVM, from {@code
+ * runtime-main/target/lib/apihost}), one at a time and 16 at once, made as an app makes them
+ * ({@code ApiProxy.makeSyncCall} of Google's SDK in a request that {@link ApiProxyHandler} wraps),
+ * against the baseline: a plain {@code java.net.http} POST of the same envelope bytes to the same
+ * host from this JVM. Per case: calls/s, p50 and p99 latency, and this JVM's CPU and allocation per
+ * call (all threads: the client's and the HTTP client's). Cases are interleaved over rounds.
+ *
+ * <p>Run from the repository root after {@code mvn package}: {@code java -cp
+ * benchmarks/bench-jmh/target/bench-jmh.jar dev.aerun.bench.jmh.ApiCallsBench [seconds] [rounds]}.
+ */
+public final class ApiCallsBench {
+  private static final String SECRET = "bench-secret";
+  private static final String TICKET =
+      "aerun-0123456789abcdef0123456789abcdef"; // the client's size
+
+  private record Call(String name, String service, String method, byte[] payload) {}
+
+  private record Result(double callsPerSecond, long p50, long p99, double cpuNanos, double bytes) {}
+
+  public static void main(String[] args) throws Exception {
+    int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    run(Path.of("").toAbsolutePath(), seconds, rounds, System.out);
+    System.exit(0);
+  }
+
+  static void run(Path repo, int seconds, int rounds, PrintStream out) throws Exception {
+    Path data = Files.createTempDirectory("aerun-api-bench-");
+    Process host = startHost(repo.resolve("runtime-main/target/lib/apihost"), data);
+    int port = awaitPort(host);
+    Path sdk =
+        repo.resolve(
+            "integration-tests/sample-apis-ee10/target/sample-apis-ee10/WEB-INF/lib/"
+                + "appengine-api-1.0-sdk-4.0.2.jar");
+    ClassLoader loader =
+        new URLClassLoader(new URL[] {sdk.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+    Method makeSyncCall =
+        Class.forName("com.google.apphosting.api.ApiProxy", true, loader)
+            .getMethod("makeSyncCall", String.class, String.class, byte[].class);
+    Runner runner = new Runner(makeSyncCall);
+    ContextHandler app = new ContextHandler(runner, "/");
+    app.setClassLoader(loader);
+    ApiHostClient client = new ApiHostClient(new ApiHost("127.0.0.1", port, SECRET, "bench"));
+    Server server = new Server();
+    LocalConnector connector = new LocalConnector(server);
+    server.addConnector(connector);
+    server.setHandler(
+        new ApiProxyHandler(
+            app,
+            new AppEnvironment("bench", "v1", "default", "bench", true),
+            LoginUrls.defaults(),
+            "bench",
+            client));
+    server.start();
+    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    URI rpc = URI.create("http://127.0.0.1:" + port + "/rpc_http");
+    try {
+      byte[] value = new byte[100];
+      Arrays.fill(value, (byte) 'v');
+      runner.set(call(null, "memcache", "Set", memcacheSet("k", value)), connector);
+      runner.set(call(null, "datastore_v3", "Put", datastorePut()), connector);
+      List<Call> calls =
+          List.of(
+              call("memcache get 100 B", "memcache", "Get", field(1, bytes("k"))),
+              call("datastore get", "datastore_v3", "Get", field(1, reference())));
+      out.printf(
+          "API calls through the local API host (127.0.0.1:%d), %d s per case, %d rounds,"
+              + " JDK %s, %d CPUs%n",
+          port, seconds, rounds, Runtime.version(), Runtime.getRuntime().availableProcessors());
+      // Warm-up: every case once, not recorded.
+      for (Call call : calls) {
+        for (int threads : new int[] {1, 16}) {
+          measure(threads, 1, () -> runner.client(call, connector, 1));
+          measure(threads, 1, () -> baseline(http, rpc, call, 1));
+        }
+      }
+      out.println(
+          "| call | threads | path | calls/s | p50 µs | p99 µs | CPU µs/call | alloc B/call |");
+      out.println("|---|---|---|---|---|---|---|---|");
+      for (int round = 1; round <= rounds; round++) {
+        for (Call call : calls) {
+          for (int threads : new int[] {1, 16}) {
+            Result client =
+                measure(threads, seconds, () -> runner.client(call, connector, seconds));
+            Result base = measure(threads, seconds, () -> baseline(http, rpc, call, seconds));
+            row(out, call, threads, "client", client);
+            row(out, call, threads, "baseline", base);
+            out.printf(
+                "| %s | %d | client - baseline | | %+d | %+d | %+.1f | %+.0f |%n",
+                call.name(),
+                threads,
+                (client.p50() - base.p50()) / 1000,
+                (client.p99() - base.p99()) / 1000,
+                (client.cpuNanos() - base.cpuNanos()) / 1000,
+                client.bytes() - base.bytes());
+          }
+        }
+      }
+    } finally {
+      server.stop();
+      host.getOutputStream().close(); // the host writes its data and exits
+      host.waitFor();
+    }
+  }
+
+  private static void row(PrintStream out, Call call, int threads, String path, Result r) {
+    out.printf(
+        "| %s | %d | %s | %.0f | %d | %d | %.1f | %.0f |%n",
+        call.name(),
+        threads,
+        path,
+        r.callsPerSecond(),
+        r.p50() / 1000,
+        r.p99() / 1000,
+        r.cpuNanos() / 1000,
+        r.bytes());
+  }
+
+  /** Runs {@code threads} copies of {@code task} (each answering its latencies, ns) at once. */
+  private static Result measure(int threads, int seconds, Callable<long[]> task) throws Exception {
+    OperatingSystemMXBean os = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    long cpu = os.getProcessCpuTime();
+    long allocated = allocatedBytes();
+    long start = System.nanoTime();
+    List<Future<long[]>> running = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      running.add(pool.submit(task));
+    }
+    List<long[]> all = new ArrayList<>();
+    for (Future<long[]> f : running) {
+      all.add(f.get());
+    }
+    long took = System.nanoTime() - start;
+    double cpuUsed = os.getProcessCpuTime() - cpu;
+    double bytes = allocatedBytes() - allocated;
+    pool.shutdown();
+    long[] latencies = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+    int n = latencies.length;
+    return new Result(
+        n * 1e9 / took,
+        latencies[n / 2],
+        latencies[Math.min(n - 1, (int) (n * 0.99))],
+        cpuUsed / n,
+        bytes / n);
+  }
+
+  /** Bytes allocated so far by every live thread of this JVM. */
+  private static long allocatedBytes() {
+    ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+    return Arrays.stream(threads.getThreadAllocatedBytes(threads.getAllThreadIds()))
+        .filter(b -> b > 0)
+        .sum();
+  }
+
+  /** The baseline: the same envelope, POSTed with the same headers, nothing else. */
+  private static long[] baseline(HttpClient http, URI rpc, Call call, int seconds)
+      throws Exception {
+    byte[] envelope = envelope(call);
+    long[] latencies = new long[1 << 20];
+    int n = 0;
+    long end = System.nanoTime() + seconds * 1_000_000_000L;
+    while (System.nanoTime() < end && n < latencies.length) {
+      long start = System.nanoTime();
+      HttpResponse<byte[]> response =
+          http.send(
+              HttpRequest.newBuilder(rpc)
+                  .timeout(Duration.ofSeconds(11))
+                  .header("X-Google-RPC-Service-Endpoint", "app-engine-apis")
+                  .header("X-Google-RPC-Service-Method", "/VMRemoteAPI.CallRemoteAPI")
+                  .header("X-Google-RPC-Service-Deadline", "10.0")
+                  .header("Content-Type", "application/octet-stream")
+                  .header(ApiHost.SECRET_HEADER, SECRET)
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(envelope))
+                  .build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException("baseline answered " + response.statusCode());
+      }
+      latencies[n++] = System.nanoTime() - start;
+    }
+    return Arrays.copyOf(latencies, n);
+  }
+
+  /** Runs calls inside requests, as an app does: the request's thread has its environment. */
+  private static final class Runner extends org.eclipse.jetty.server.Handler.Abstract {
+    private final Method makeSyncCall;
+    private final java.util.Map<Integer, Job> jobs = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger ids =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    private record Job(Call call, int seconds, long[][] latencies) {}
+
+    Runner(Method makeSyncCall) {
+      this.makeSyncCall = makeSyncCall;
+    }
+
+    void set(Call call, LocalConnector connector) throws Exception {
+      client(call, connector, 0);
+    }
+
+    /** One request that makes calls for {@code seconds} (one call for 0). */
+    long[] client(Call call, LocalConnector connector, int seconds) throws Exception {
+      long[][] latencies = new long[1][];
+      int id = ids.incrementAndGet();
+      jobs.put(id, new Job(call, seconds, latencies));
+      try {
+        String response =
+            connector.getResponse(
+                "GET /?job=" + id + " HTTP/1.1\r\nHost: localhost\r\n\r\n",
+                seconds + 60L,
+                java.util.concurrent.TimeUnit.SECONDS);
+        if (response == null || !response.startsWith("HTTP/1.1 200")) {
+          throw new IllegalStateException("bench request failed: " + response);
+        }
+        return latencies[0];
+      } finally {
+        jobs.remove(id);
+      }
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+      Job current = jobs.get(Integer.parseInt(request.getHttpURI().getQuery().substring(4)));
+      long[] latencies = new long[1 << 20];
+      int n = 0;
+      long end = System.nanoTime() + current.seconds() * 1_000_000_000L;
+      do {
+        long start = System.nanoTime();
+        makeSyncCall.invoke(
+            null, current.call().service(), current.call().method(), current.call().payload());
+        latencies[n++] = System.nanoTime() - start;
+      } while (System.nanoTime() < end && n < latencies.length);
+      current.latencies()[0] = Arrays.copyOf(latencies, n);
+      response.setStatus(200);
+      callback.succeeded();
+      return true;
+    }
+  }
+
+  private static Call call(String name, String service, String method, byte[] payload) {
+    return new Call(name, service, method, payload);
+  }
+
+  private static Process startHost(Path lib, Path data) throws Exception {
+    Process host =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                lib.resolve("*").toString(),
+                "dev.aerun.apihost.LocalApiHostMain",
+                "--app-dir",
+                data.toString(),
+                "--storage",
+                data.toString(),
+                "--app-id",
+                "bench")
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    OutputStream in = host.getOutputStream();
+    in.write((SECRET + "\n").getBytes(StandardCharsets.UTF_8));
+    in.flush();
+    return host;
+  }
+
+  private static int awaitPort(Process host) throws Exception {
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8));
+    for (String line; (line = out.readLine()) != null; ) {
+      if (line.startsWith("aerun-api-host serving at 127.0.0.1:")) {
+        return Integer.parseInt(line.substring(line.lastIndexOf(':') + 1).trim());
+      }
+    }
+    throw new IllegalStateException("the local API host did not start");
+  }
+
+  // The service messages, in protobuf's wire format (proto2 groups where the services use them).
+
+  private static byte[] memcacheSet(String key, byte[] value) {
+    // MemcacheSetRequest { group Item = 1 { key = 2; value = 3; } }
+    return concat(new byte[] {0x0b}, field(2, bytes(key)), field(3, value), new byte[] {0x0c});
+  }
+
+  /**
+   * Reference {app = 13: "bench", path = 14 {group Element = 1 {type = 2: "E", name = 4: "e"}}}.
+   */
+  private static byte[] reference() {
+    byte[] element =
+        concat(new byte[] {0x0b}, field(2, bytes("E")), field(4, bytes("e")), new byte[] {0x0c});
+    return concat(field(13, bytes("bench")), field(14, element));
+  }
+
+  private static byte[] datastorePut() {
+    // PutRequest { entity = 1: EntityProto { key = 13, entity_group = 16 {element}, property = 14 }
+    // }
+    byte[] element =
+        concat(new byte[] {0x0b}, field(2, bytes("E")), field(4, bytes("e")), new byte[] {0x0c});
+    byte[] value = new byte[100];
+    Arrays.fill(value, (byte) 'd');
+    // Property { name = 3: "p", value = 5: PropertyValue { stringValue = 3 }, multiple = 4: false }
+    byte[] property =
+        concat(field(3, bytes("p")), field(5, field(3, value)), new byte[] {(4 << 3), 0});
+    byte[] entity = concat(field(13, reference()), field(16, element), field(14, property));
+    return field(1, entity);
+  }
+
+  private static byte[] envelope(Call call) {
+    return concat(
+        field(2, bytes(call.service())),
+        field(3, bytes(call.method())),
+        field(4, call.payload()),
+        field(5, bytes(TICKET)));
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A length-delimited field. */
+  private static byte[] field(int number, byte[] value) {
+    byte[] key = varint((number << 3) | 2);
+    return concat(key, varint(value.length), value);
+  }
+
+  private static byte[] varint(long value) {
+    byte[] out = new byte[10];
+    int n = 0;
+    while ((value & ~0x7fL) != 0) {
+      out[n++] = (byte) ((value & 0x7f) | 0x80);
+      value >>>= 7;
+    }
+    out[n++] = (byte) value;
+    return Arrays.copyOf(out, n);
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    int size = 0;
+    for (byte[] part : parts) {
+      size += part.length;
+    }
+    byte[] all = new byte[size];
+    int at = 0;
+    for (byte[] part : parts) {
+      System.arraycopy(part, 0, all, at, part.length);
+      at += part.length;
+    }
+    return all;
+  }
+
+  private ApiCallsBench() {}
+}
