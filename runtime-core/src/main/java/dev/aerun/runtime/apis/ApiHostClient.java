@@ -63,10 +63,35 @@ public final class ApiHostClient {
   }
 
   /**
+   * Sends {@code envelope} and waits for the reply on the calling thread (no hand-over to another
+   * thread: a synchronous call costs what the exchange costs).
+   *
+   * @throws CallFailure when the exchange ends without an envelope
+   * @throws InterruptedException when the calling thread is interrupted while it waits
+   */
+  RemoteApiEnvelope.Reply sendBlocking(byte[] envelope, double deadlineSeconds)
+      throws InterruptedException {
+    HttpResponse<byte[]> response;
+    try {
+      response =
+          http.send(request(envelope, deadlineSeconds), HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      return reply(null, e);
+    }
+    return reply(response, null);
+  }
+
+  /**
    * Sends {@code envelope}; the future completes with the host's reply, or exceptionally with a
    * {@link CallFailure}.
    */
   CompletableFuture<RemoteApiEnvelope.Reply> send(byte[] envelope, double deadlineSeconds) {
+    return http.sendAsync(
+            request(envelope, deadlineSeconds), HttpResponse.BodyHandlers.ofByteArray())
+        .handle(ApiHostClient::reply);
+  }
+
+  private HttpRequest request(byte[] envelope, double deadlineSeconds) {
     long deadlineMillis = Math.max(1, (long) Math.ceil(deadlineSeconds * 1000));
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
@@ -79,8 +104,7 @@ public final class ApiHostClient {
     if (host.secret() != null) {
       request.header(ApiHost.SECRET_HEADER, host.secret());
     }
-    return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray())
-        .handle(ApiHostClient::reply);
+    return request.build();
   }
 
   private static RemoteApiEnvelope.Reply reply(HttpResponse<byte[]> response, Throwable error) {

@@ -1,7 +1,6 @@
 package dev.aerun.runtime.apis;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 /**
@@ -26,91 +25,117 @@ final class RemoteCalls {
   /** A call that waits for its answer: the service's response, or the SDK's exception thrown. */
   byte[] callBlocking(
       RequestEnvironment request, String service, String method, byte[] payload, Number deadline) {
-    Future<byte[]> future = call(request, service, method, payload, deadline);
+    Prepared call = prepare(request, service, method, payload, deadline);
     try {
-      return future.get();
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw exceptions.failed(service, method);
+      return answer(service, method, client.sendBlocking(call.envelope(), call.seconds()));
+    } catch (ApiHostClient.CallFailure e) {
+      throw failure(service, method, e);
     } catch (InterruptedException e) {
       // As the platform: the interrupt is reported, not kept for the next call to trip on.
       throw exceptions.cancelled(service, method, "the calling thread was interrupted");
+    } finally {
+      call.release();
     }
   }
 
   /**
    * A call in flight: the future completes with the service's response or, exceptionally, with the
-   * SDK's exception ({@link Future#get()} throws it as the cause of its {@link
+   * SDK's exception ({@link Future#get()} throws it as the cause of its {@code
    * ExecutionException}).
    */
   Future<byte[]> call(
       RequestEnvironment request, String service, String method, byte[] payload, Number deadline) {
+    Prepared call;
+    try {
+      call = prepare(request, service, method, payload, deadline);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    CompletableFuture<RemoteApiEnvelope.Reply> sent;
+    try {
+      sent = client.send(call.envelope(), call.seconds());
+    } catch (RuntimeException e) {
+      call.release();
+      return CompletableFuture.failedFuture(exceptions.failed(service, method));
+    }
+    return sent.handle(
+        (reply, error) -> {
+          call.release();
+          if (error != null) {
+            throw failure(service, method, error);
+          }
+          return answer(service, method, reply);
+        });
+  }
+
+  /** A call ready to send, holding one of its request's call slots until {@link #release}. */
+  private record Prepared(RequestEnvironment request, byte[] envelope, double seconds) {
+    void release() {
+      if (request != null) {
+        request.releaseCallSlot();
+      }
+    }
+  }
+
+  /**
+   * Checks that the call may go (a host, a request still running, time left, a free slot) and
+   * encodes it; throws the SDK's exception when it may not.
+   */
+  private Prepared prepare(
+      RequestEnvironment request, String service, String method, byte[] payload, Number deadline) {
     if (client == null) {
-      return CompletableFuture.failedFuture(
-          exceptions.featureNotEnabled(RemoteServices.unavailable(service, method)));
+      throw exceptions.featureNotEnabled(RemoteServices.unavailable(service, method));
     }
     if (request != null && request.ended()) {
-      return CompletableFuture.failedFuture(
-          exceptions.cancelled(
-              service, method, "the request this call belongs to has already ended"));
+      throw exceptions.cancelled(
+          service, method, "the request this call belongs to has already ended");
     }
     double seconds =
         ApiDeadlines.of(
             service, deadline, request == null ? Double.MAX_VALUE : request.secondsLeft());
     if (seconds <= 0) {
-      return CompletableFuture.failedFuture(exceptions.deadlineExceeded(service, method));
+      throw exceptions.deadlineExceeded(service, method);
     }
-    long start = System.nanoTime();
-    if (request != null && !request.acquireCallSlot((long) (seconds * 1000))) {
-      return CompletableFuture.failedFuture(
-          exceptions.cancelled(
+    if (request != null) {
+      long start = System.nanoTime();
+      if (!request.acquireCallSlot((long) (seconds * 1000))) {
+        throw exceptions.cancelled(
+            service,
+            method,
+            "no room for it within its deadline: "
+                + RequestEnvironment.MAX_CALLS_IN_FLIGHT
+                + " calls of this request were in flight");
+      }
+      // Waiting for a slot used up part of the deadline.
+      seconds = Math.max(seconds - (System.nanoTime() - start) / 1e9, 0.001);
+    }
+    try {
+      return new Prepared(
+          request,
+          RemoteApiEnvelope.request(
               service,
               method,
-              "no room for it within its deadline: "
-                  + RequestEnvironment.MAX_CALLS_IN_FLIGHT
-                  + " calls of this request were in flight"));
-    }
-    // Waiting for a slot used up part of the deadline.
-    seconds -= (System.nanoTime() - start) / 1e9;
-    CompletableFuture<RemoteApiEnvelope.Reply> sent;
-    try {
-      sent =
-          client.send(
-              RemoteApiEnvelope.request(
-                  service,
-                  method,
-                  payload,
-                  request == null ? null : request.ticket(),
-                  request == null ? null : request.trace()),
-              Math.max(seconds, 0.001));
+              payload,
+              request == null ? null : request.ticket(),
+              request == null ? null : request.trace()),
+          seconds);
     } catch (RuntimeException e) {
       if (request != null) {
         request.releaseCallSlot();
       }
-      return CompletableFuture.failedFuture(exceptions.failed(service, method));
+      throw exceptions.failed(service, method);
     }
-    return sent.handle(
-        (reply, error) -> {
-          if (request != null) {
-            request.releaseCallSlot();
-          }
-          if (error != null) {
-            throw failure(service, method, error);
-          }
-          if (reply.applicationError()) {
-            throw exceptions.applicationError(service, method, reply.code(), reply.detail());
-          }
-          if (reply.rpcError()) {
-            throw exceptions.rpcError(service, method, reply.code(), reply.detail());
-          }
-          return reply.response();
-        });
+  }
+
+  /** The service's response, or its error as the SDK's exception. */
+  private byte[] answer(String service, String method, RemoteApiEnvelope.Reply reply) {
+    if (reply.applicationError()) {
+      throw exceptions.applicationError(service, method, reply.code(), reply.detail());
+    }
+    if (reply.rpcError()) {
+      throw exceptions.rpcError(service, method, reply.code(), reply.detail());
+    }
+    return reply.response();
   }
 
   private RuntimeException failure(String service, String method, Throwable error) {

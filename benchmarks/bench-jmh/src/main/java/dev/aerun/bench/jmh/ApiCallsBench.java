@@ -81,7 +81,7 @@ public final class ApiCallsBench {
     Runner runner = new Runner(makeSyncCall);
     ContextHandler app = new ContextHandler(runner, "/");
     app.setClassLoader(loader);
-    ApiHostClient client = new ApiHostClient(new ApiHost("127.0.0.1", port, SECRET, "bench"));
+    ApiHostClient apiClient = new ApiHostClient(new ApiHost("127.0.0.1", port, SECRET, "bench"));
     Server server = new Server();
     LocalConnector connector = new LocalConnector(server);
     server.addConnector(connector);
@@ -91,7 +91,7 @@ public final class ApiCallsBench {
             new AppEnvironment("bench", "v1", "default", "bench", true),
             LoginUrls.defaults(),
             "bench",
-            client));
+            apiClient));
     server.start();
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     URI rpc = URI.create("http://127.0.0.1:" + port + "/rpc_http");
@@ -108,11 +108,11 @@ public final class ApiCallsBench {
           "API calls through the local API host (127.0.0.1:%d), %d s per case, %d rounds,"
               + " JDK %s, %d CPUs%n",
           port, seconds, rounds, Runtime.version(), Runtime.getRuntime().availableProcessors());
-      // Warm-up: every case once, not recorded.
+      // Warm-up: every case for a round's time, not recorded.
       for (Call call : calls) {
         for (int threads : new int[] {1, 16}) {
-          measure(threads, 1, () -> runner.client(call, connector, 1));
-          measure(threads, 1, () -> baseline(http, rpc, call, 1));
+          measure(threads, seconds, () -> runner.client(call, connector, seconds));
+          measure(threads, seconds, () -> baseline(http, rpc, call, seconds));
         }
       }
       out.println(
@@ -198,10 +198,13 @@ public final class ApiCallsBench {
   private static long[] baseline(HttpClient http, URI rpc, Call call, int seconds)
       throws Exception {
     byte[] envelope = envelope(call);
-    long[] latencies = new long[1 << 20];
+    long[] latencies = new long[4096];
     int n = 0;
     long end = System.nanoTime() + seconds * 1_000_000_000L;
-    while (System.nanoTime() < end && n < latencies.length) {
+    while (System.nanoTime() < end) {
+      if (n == latencies.length) {
+        latencies = Arrays.copyOf(latencies, n * 2);
+      }
       long start = System.nanoTime();
       HttpResponse<byte[]> response =
           http.send(
@@ -263,15 +266,18 @@ public final class ApiCallsBench {
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
       Job current = jobs.get(Integer.parseInt(request.getHttpURI().getQuery().substring(4)));
-      long[] latencies = new long[1 << 20];
+      long[] latencies = new long[4096];
       int n = 0;
       long end = System.nanoTime() + current.seconds() * 1_000_000_000L;
       do {
+        if (n == latencies.length) {
+          latencies = Arrays.copyOf(latencies, n * 2);
+        }
         long start = System.nanoTime();
         makeSyncCall.invoke(
             null, current.call().service(), current.call().method(), current.call().payload());
         latencies[n++] = System.nanoTime() - start;
-      } while (System.nanoTime() < end && n < latencies.length);
+      } while (System.nanoTime() < end);
       current.latencies()[0] = Arrays.copyOf(latencies, n);
       response.setStatus(200);
       callback.succeeded();
