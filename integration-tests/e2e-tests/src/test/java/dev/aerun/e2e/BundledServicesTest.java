@@ -185,16 +185,37 @@ class BundledServicesTest {
   }
 
   @Test
+  void aHostThatDiesIsStartedAgain() throws Exception {
+    hostOf(runtime).destroyForcibly();
+    runtime.awaitOutput(
+        Pattern.compile("The local API host exited \\(code \\d+\\): starting it again on 127"));
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    String body = call(runtime, "memcache");
+    while (!body.contains("get=hello") && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      body = call(runtime, "memcache");
+    }
+    assertEquals("hello", value(body, "get"), body);
+    // The new host knows where the app serves: tasks still arrive.
+    call(runtime, "task?queue=default&id=t-after-restart");
+    assertTrue(
+        seenBlocking(runtime, "t-after-restart", Duration.ofSeconds(30)).contains("queue=default"));
+  }
+
+  private static ProcessHandle hostOf(RuntimeProcess runtime) {
+    return ProcessHandle.of(runtime.pid())
+        .orElseThrow()
+        .children()
+        .filter(p -> p.info().commandLine().orElse("").contains("LocalApiHostMain"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
   void theHostDiesWithTheDevServer() throws Exception {
     // A data folder of its own: the killed host writes its Datastore as it ends.
     RuntimeProcess doomed = launch(Files.createTempDirectory("aerun-apis-doomed-"));
-    ProcessHandle host =
-        ProcessHandle.of(doomed.pid())
-            .orElseThrow()
-            .children()
-            .filter(p -> p.info().commandLine().orElse("").contains("LocalApiHostMain"))
-            .findFirst()
-            .orElseThrow();
+    ProcessHandle host = hostOf(doomed);
     ProcessHandle.of(doomed.pid()).orElseThrow().destroyForcibly(); // kill -9
     host.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
     assertFalse(host.isAlive());
