@@ -332,22 +332,23 @@ public final class ApiCallsBench {
    * Reference {app = 13: "bench", path = 14 {group Element = 1 {type = 2: "E", name = 4: "e"}}}.
    */
   private static byte[] reference() {
-    byte[] element =
-        concat(new byte[] {0x0b}, field(2, bytes("E")), field(4, bytes("e")), new byte[] {0x0c});
-    return concat(field(13, bytes("bench")), field(14, element));
+    return concat(field(13, bytes("bench")), field(14, element()));
+  }
+
+  /** Path.Element {type = 2: "E", name = 4: "e"}, a group. */
+  private static byte[] element() {
+    return concat(new byte[] {0x0b}, field(2, bytes("E")), field(4, bytes("e")), new byte[] {0x0c});
   }
 
   private static byte[] datastorePut() {
     // PutRequest { entity = 1: EntityProto { key = 13, entity_group = 16 {element}, property = 14 }
     // }
-    byte[] element =
-        concat(new byte[] {0x0b}, field(2, bytes("E")), field(4, bytes("e")), new byte[] {0x0c});
     byte[] value = new byte[100];
     Arrays.fill(value, (byte) 'd');
     // Property { name = 3: "p", value = 5: PropertyValue { stringValue = 3 }, multiple = 4: false }
     byte[] property =
         concat(field(3, bytes("p")), field(5, field(3, value)), new byte[] {(4 << 3), 0});
-    byte[] entity = concat(field(13, reference()), field(16, element), field(14, property));
+    byte[] entity = concat(field(13, reference()), field(16, element()), field(14, property));
     return field(1, entity);
   }
 
