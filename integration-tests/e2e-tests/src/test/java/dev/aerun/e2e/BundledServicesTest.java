@@ -155,6 +155,14 @@ class BundledServicesTest {
   }
 
   @Test
+  void aCallAfterItsRequestEndedFailsClearly() throws Exception {
+    assertEquals("started", value(call(runtime, "late?id=late-1"), "late"));
+    String seen = seenBlocking(runtime, "late-1", Duration.ofSeconds(30));
+    assertTrue(seen.contains("CancelledException"), seen);
+    assertTrue(seen.contains("already ended"), seen);
+  }
+
+  @Test
   void startLineAndStatusPageShowTheHost() throws Exception {
     assertTrue(
         Pattern.compile(

@@ -3,6 +3,7 @@ package dev.aerun.runtime.apis;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -23,6 +24,19 @@ public final class ApiHostClient {
 
   /** The largest answer read: a service's largest message (50 MiB) and the envelope around it. */
   static final int MAX_REPLY_BYTES = 50 * 1024 * 1024 + 4096;
+
+  /** What {@link #BOUNDED} answers for a body it did not read. */
+  private static final byte[] NOT_READ = new byte[0];
+
+  /**
+   * Reads a body of at most {@link #MAX_REPLY_BYTES} as its Content-Length says; drops a larger
+   * one.
+   */
+  private static final HttpResponse.BodyHandler<byte[]> BOUNDED =
+      info ->
+          info.headers().firstValueAsLong("Content-Length").orElse(-1) > MAX_REPLY_BYTES
+              ? HttpResponse.BodySubscribers.replacing(NOT_READ)
+              : HttpResponse.BodySubscribers.ofByteArray();
 
   private final ApiHost host;
   private final URI uri;
@@ -73,8 +87,7 @@ public final class ApiHostClient {
       throws InterruptedException {
     HttpResponse<byte[]> response;
     try {
-      response =
-          http.send(request(envelope, deadlineSeconds), HttpResponse.BodyHandlers.ofByteArray());
+      response = http.send(request(envelope, deadlineSeconds), BOUNDED);
     } catch (IOException e) {
       return reply(null, e);
     }
@@ -86,9 +99,7 @@ public final class ApiHostClient {
    * {@link CallFailure}.
    */
   CompletableFuture<RemoteApiEnvelope.Reply> send(byte[] envelope, double deadlineSeconds) {
-    return http.sendAsync(
-            request(envelope, deadlineSeconds), HttpResponse.BodyHandlers.ofByteArray())
-        .handle(ApiHostClient::reply);
+    return http.sendAsync(request(envelope, deadlineSeconds), BOUNDED).handle(ApiHostClient::reply);
   }
 
   private HttpRequest request(byte[] envelope, double deadlineSeconds) {
@@ -113,7 +124,8 @@ public final class ApiHostClient {
           error instanceof CompletionException && error.getCause() != null
               ? error.getCause()
               : error;
-      if (cause instanceof HttpTimeoutException) {
+      if (cause instanceof HttpTimeoutException
+          && !(cause instanceof HttpConnectTimeoutException)) {
         throw new CallFailure(Failure.TIMEOUT, "no answer from the API host in time");
       }
       throw new CallFailure(
@@ -126,7 +138,7 @@ public final class ApiHostClient {
       throw new CallFailure(Failure.FAILED, "the API host answered " + response.statusCode());
     }
     byte[] body = response.body();
-    if (body.length > MAX_REPLY_BYTES) {
+    if (body == NOT_READ || body.length > MAX_REPLY_BYTES) {
       throw new CallFailure(Failure.TOO_LARGE, "the API host's answer is too large");
     }
     try {

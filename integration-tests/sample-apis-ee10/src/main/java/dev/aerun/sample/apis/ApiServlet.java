@@ -170,6 +170,22 @@ public class ApiServlet extends HttpServlet {
           thread.join();
           out.println("thread=" + seen.get());
         }
+        case "/late" -> {
+          // A request thread that calls after its request has ended.
+          String id = request.getParameter("id");
+          ThreadManager.createThreadForCurrentRequest(
+                  () -> {
+                    try {
+                      Thread.sleep(500);
+                      ApiProxy.makeSyncCall("memcache", "Get", new byte[0]);
+                      Seen.TASKS.put(id, "no failure");
+                    } catch (Exception e) {
+                      Seen.TASKS.put(id, e.getClass().getName() + ": " + e.getMessage());
+                    }
+                  })
+              .start();
+          out.println("late=started");
+        }
         default -> {
           response.setStatus(404);
           out.println("unknown " + what);
