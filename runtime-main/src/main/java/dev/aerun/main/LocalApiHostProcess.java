@@ -119,7 +119,6 @@ final class LocalApiHostProcess {
     List<String> command = new ArrayList<>();
     command.add(spec.javaHome().resolve("bin").resolve("java").toString());
     command.add("-XX:+UseSerialGC");
-    command.add("-XX:TieredStopAtLevel=1");
     command.add("-Xss512k");
     // One line per record: each is passed on as one "api host:" line of the dev server's log.
     command.add("-Djava.util.logging.SimpleFormatter.format=%4$s %3$s - %5$s%6$s%n");
