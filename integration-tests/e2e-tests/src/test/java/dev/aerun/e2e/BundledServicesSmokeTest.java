@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the other paths: EE8 in legacy RPC mode, EE11 on Java 25, and an app on the SDK's 2.0.x line.
  */
 class BundledServicesSmokeTest {
-  @RegisterExtension final Runtimes runtimes = new Runtimes();
+  @RegisterExtension static final Runtimes runtimes = new Runtimes();
 
   static Stream<Arguments> apps() {
     return Stream.of(

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** An API ticket from a peer the runtime does not trust never reaches the API host. */
 class BundledServicesTicketTest {
-  @RegisterExtension final Runtimes runtimes = new Runtimes();
+  @RegisterExtension static final Runtimes runtimes = new Runtimes();
 
   @Test
   void untrustedTicketIsReplacedByAnIdOfTheRuntimesOwn() throws Exception {

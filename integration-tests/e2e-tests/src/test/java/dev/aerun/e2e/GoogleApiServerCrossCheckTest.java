@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class GoogleApiServerCrossCheckTest {
   private static final Pattern STARTED =
       Pattern.compile("Started ServerConnector@\\S+\\{[^}]*\\}\\{[^:]*:(\\d+)\\}");
-  @RegisterExtension final Runtimes runtimes = new Runtimes();
+  @RegisterExtension static final Runtimes runtimes = new Runtimes();
   private Process server;
 
   @AfterEach
