@@ -73,7 +73,8 @@ final class AppHandlers {
                   descriptor,
                   null,
                   withAppEngineApis(webapp, app, descriptor, options, apis),
-                  options.development()),
+                  options.development(),
+                  () -> host.accessCheck(webapp)),
               AppSettings.warmupEnabled(descriptor),
               path -> host.mapsPath(webapp, path));
       // Development only: anyone may pick a user there, so production never has the page.

@@ -195,8 +195,11 @@ final class AppSettings {
     if (options.onPlatform()) {
       return TrustPolicy.trustAll();
     }
-    // A developer exercises cron, task and signed-in paths with curl on the same machine.
-    return options.development() ? TrustPolicy.parse(LOOPBACK) : TrustPolicy.trustNone();
+    // A developer exercises cron, task and signed-in paths with curl on the same machine; a request
+    // from loopback naming another host is a rebound web page's, not the developer's.
+    return options.development()
+        ? TrustPolicy.parse(LOOPBACK).forHosts(options.devHosts())
+        : TrustPolicy.trustNone();
   }
 
   /**

@@ -5,6 +5,8 @@ import dev.aerun.appengine.descriptor.RuntimeSelection;
 import dev.aerun.appengine.descriptor.ServingMode;
 import dev.aerun.httpconnector.HttpConnectorServer;
 import dev.aerun.runtime.dev.DevStatusHandler;
+import dev.aerun.runtime.dev.DeveloperHandler;
+import dev.aerun.runtime.dev.Loopback;
 import dev.aerun.runtime.dev.ReloadableHandler;
 import dev.aerun.runtime.lifecycle.Durations;
 import java.nio.file.Files;
@@ -60,11 +62,36 @@ final class DevServer {
     this.reloadable = options.watch() ? new ReloadableHandler(webapp) : null;
     this.watched = options.watch() ? watchedPaths(app, options.classpath()) : List.of();
     this.watcher = options.watch() ? new FileWatcher(watched, this::changed) : null;
+    String warning = exposureWarning(options.address());
+    if (warning != null) {
+      log.warning(warning);
+    }
   }
 
-  /** The app's handler with the status page in front (and the reload behind it, if watching). */
+  /**
+   * The app's handler with the status page in front (and the reload behind it, if watching), behind
+   * the check that tells the developer's requests from everyone else's.
+   */
   Handler wrap(Handler webapp) {
-    return new DevStatusHandler(this::statusPage, reloadable != null ? reloadable : webapp);
+    return new DeveloperHandler(
+        options.devHosts(),
+        new DevStatusHandler(this::statusPage, reloadable != null ? reloadable : webapp));
+  }
+
+  /**
+   * The warning for a development server bound where other machines reach it, or null: they get the
+   * production answers, but the port, the app's own pages and its development-only code paths are
+   * theirs to try.
+   */
+  static String exposureWarning(String address) {
+    if (Loopback.isLoopbackAddress(address) || "localhost".equalsIgnoreCase(address)) {
+      return null;
+    }
+    return "development server bound to "
+        + address
+        + ", reachable from other machines: only requests from this machine naming localhost,"
+        + " 127.0.0.1 or [::1] (or a --dev-hosts name) get development trust, stack traces,"
+        + " /_ah/dev and /_ah/login; use --address 127.0.0.1 unless others must reach it";
   }
 
   /** Starts watching once the runtime serves. */
@@ -80,7 +107,7 @@ final class DevServer {
     String trust =
         options.trustedProxies().isPresent()
             ? "trusted proxies " + options.trustedProxies().get()
-            : "loopback clients trusted";
+            : "loopback clients naming " + options.devHosts() + " trusted";
     String watching =
         reloadable == null
             ? "not watching (no --watch)"
@@ -250,7 +277,10 @@ final class DevServer {
         options
             .trustedProxies()
             .map(Object::toString)
-            .orElse("loopback (127.0.0.0/8, ::1), the development default"));
+            .orElse(
+                "loopback (127.0.0.0/8, ::1) naming "
+                    + options.devHosts()
+                    + ", the development default"));
     line(
         page,
         "Watching",
@@ -267,7 +297,8 @@ final class DevServer {
     line(page, "  scaling", d.scaling().map(Object::toString).orElse("(none)"));
     page.append("  system properties:\n");
     AppSettings.appSystemProperties(d, options)
-        .forEach((k, v) -> page.append("    ").append(k).append('=').append(v).append('\n'));
+        .forEach(
+            (k, v) -> page.append("    ").append(k).append('=').append(shown(k, v)).append('\n'));
     // Names only: values of environment variables are often secrets.
     line(
         page,
@@ -301,6 +332,18 @@ final class DevServer {
       page.append("  ").append(entry).append('\n');
     }
     return page.toString();
+  }
+
+  /** Words in a property's name that say its value is a secret. */
+  private static final List<String> SECRET_WORDS =
+      List.of("password", "passwd", "secret", "token", "key", "credential");
+
+  /** {@code value}, or a mask when {@code name} looks like a secret's. */
+  static String shown(String name, String value) {
+    String lower = name.toLowerCase(java.util.Locale.ROOT);
+    return SECRET_WORDS.stream().anyMatch(lower::contains)
+        ? "******** (hidden: the name looks like a secret's)"
+        : value;
   }
 
   private List<Path> classPath() {

@@ -4,6 +4,7 @@ import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.appengine.descriptor.ServingMode;
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.TrustPolicy;
+import dev.aerun.runtime.dev.DevelopmentHosts;
 import dev.aerun.runtime.logging.LogFormat;
 import dev.aerun.runtime.security.LoginUrls;
 import java.nio.file.Path;
@@ -78,6 +79,7 @@ public final class LaunchOptions {
   private final Optional<ServingMode> mode;
   private final Optional<TrustPolicy> trustedProxies;
   private final boolean development;
+  private final DevelopmentHosts devHosts;
   private final Optional<Path> tempDirectory;
   private final Map<String, String> platform;
   private final Map<String, String> systemProperties;
@@ -124,6 +126,7 @@ public final class LaunchOptions {
     this.mode = Optional.ofNullable(b.mode);
     this.trustedProxies = Optional.ofNullable(b.trustedProxies);
     this.development = b.development;
+    this.devHosts = b.devHosts == null ? DevelopmentHosts.loopback() : b.devHosts;
     this.tempDirectory = Optional.ofNullable(b.tempDirectory);
     this.platform = Collections.unmodifiableMap(new LinkedHashMap<>(b.platform));
     this.systemProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.systemProperties));
@@ -191,7 +194,7 @@ public final class LaunchOptions {
     return port;
   }
 
-  /** The address to bind, {@code 0.0.0.0} by default. */
+  /** The address to bind: {@code 127.0.0.1} by default in development, else {@code 0.0.0.0}. */
   public String address() {
     return address;
   }
@@ -217,6 +220,14 @@ public final class LaunchOptions {
   /** True when the app should see {@code com.google.appengine.runtime.environment=Development}. */
   public boolean development() {
     return development;
+  }
+
+  /**
+   * The hosts a development runtime's requests must name to be the developer's (loopback names and
+   * {@code --dev-hosts}): see {@link dev.aerun.runtime.dev.DeveloperHandler}.
+   */
+  public DevelopmentHosts devHosts() {
+    return devHosts;
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.appengine.descriptor.ServingMode;
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.TrustPolicy;
+import dev.aerun.runtime.dev.DevelopmentHosts;
 import dev.aerun.runtime.lifecycle.Durations;
 import dev.aerun.runtime.logging.LogFormat;
 import dev.aerun.runtime.logging.RuntimeLogs;
@@ -114,6 +115,8 @@ final class LaunchOptionsParser {
             b.trustedProxies = read(TrustPolicy::parse, value(rest, arg), arg);
         case "--temp-dir" -> b.tempDirectory = Path.of(value(rest, arg));
         case "--development" -> b.development = true;
+        case "--dev-hosts" ->
+            b.devHosts = read(LaunchOptionsParser::parseDevHosts, value(rest, arg), arg);
         case "--watch" -> b.watch = true;
         case "--ee" -> b.ee = parseEe(value(rest, arg));
         case "--classpath" -> b.classpath.addAll(parseClasspath(value(rest, arg)));
@@ -162,6 +165,14 @@ final class LaunchOptionsParser {
     checkRoleOptions(b);
     if (b.watch && !b.development) {
       throw new UsageException("--watch is a development feature: add --development");
+    }
+    if (b.devHosts != null && !b.development) {
+      throw new UsageException(
+          "--dev-hosts names hosts of the development server: add --development");
+    }
+    if (b.address == null) {
+      // The development conveniences are for this machine; production listens everywhere.
+      b.address = b.development ? "127.0.0.1" : "0.0.0.0";
     }
     if (b.watch && b.role != LaunchOptions.Role.ALL) {
       throw new UsageException("--watch reloads the whole runtime in one process: not with --role");
@@ -221,7 +232,8 @@ final class LaunchOptionsParser {
   static final class Builder {
     Path app;
     int port = LaunchOptions.DEFAULT_PORT;
-    String address = "0.0.0.0";
+    String address;
+    DevelopmentHosts devHosts;
     ServingMode mode;
     TrustPolicy trustedProxies;
     boolean development;
@@ -255,6 +267,18 @@ final class LaunchOptionsParser {
     boolean apiDataClear;
     boolean apiLogCalls;
     Path apiDataHome;
+  }
+
+  /** {@code --dev-hosts}: comma-separated host names or IP addresses. */
+  static DevelopmentHosts parseDevHosts(String value) {
+    List<String> names = new ArrayList<>();
+    for (String name : value.split(",", -1)) {
+      if (name.isBlank()) {
+        throw new IllegalArgumentException("an empty name in '" + value + "'");
+      }
+      names.add(name.trim());
+    }
+    return DevelopmentHosts.withNames(names);
   }
 
   /** A login or logout URL template (see {@link LoginUrls}). */

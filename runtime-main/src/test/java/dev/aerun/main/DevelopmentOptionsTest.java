@@ -72,11 +72,80 @@ class DevelopmentOptionsTest {
     assertTrue(dev.isTrusted(loopback));
     assertTrue(dev.isTrusted(v6));
     assertFalse(dev.isTrusted(other));
+    // Only for requests naming this machine: a rebound page's requests come from loopback too.
+    assertTrue(dev.isTrusted(loopback, "localhost"));
+    assertTrue(dev.isTrusted(v6, "[::1]"));
+    assertTrue(dev.isTrusted(loopback, "127.0.0.1"));
+    assertFalse(dev.isTrusted(loopback, "rebind.evil.example"));
+    assertFalse(dev.isTrusted(loopback, null));
+    assertFalse(dev.isTrusted(other, "localhost"));
+    var devHosts = AppSettings.trust(parse("--development", "--dev-hosts", "devbox.test", "app"));
+    assertTrue(devHosts.isTrusted(loopback, "devbox.test"));
+    assertFalse(devHosts.isTrusted(other, "devbox.test"));
     var production = AppSettings.trust(parse("app"));
     assertFalse(production.isTrusted(loopback));
     var named = AppSettings.trust(parse("--development", "--trusted-proxies", "10.0.0.0/8", "app"));
     assertFalse(named.isTrusted(loopback), "--trusted-proxies replaces the development default");
     assertTrue(named.isTrusted(other));
+    assertTrue(named.isTrusted(other, "app.example.com"), "a proxy forwards any host name");
+  }
+
+  @Test
+  void development_listensOnLoopbackByDefault_productionEverywhere() throws Exception {
+    assertEquals("127.0.0.1", parse("--development", "app").address());
+    assertEquals("0.0.0.0", parse("app").address());
+    assertEquals("0.0.0.0", parse("--development", "--address", "0.0.0.0", "app").address());
+    assertEquals("10.0.0.5", parse("--address", "10.0.0.5", "app").address());
+  }
+
+  @Test
+  void development_boundElsewhere_warns() {
+    assertNull(DevServer.exposureWarning("127.0.0.1"));
+    assertNull(DevServer.exposureWarning("127.0.0.2"));
+    assertNull(DevServer.exposureWarning("::1"));
+    assertNull(DevServer.exposureWarning("localhost"));
+    for (String address : List.of("0.0.0.0", "10.0.0.5", "::", "myhost.example")) {
+      String warning = DevServer.exposureWarning(address);
+      assertTrue(warning != null && warning.contains("reachable from other machines"), address);
+    }
+  }
+
+  @Test
+  void devHosts_areReadChecked_andNeedDevelopment() throws Exception {
+    LaunchOptions options = parse("--development", "--dev-hosts", "DevBox.test, vm.local", "app");
+    assertEquals(java.util.Set.of("devbox.test", "vm.local"), options.devHosts().names());
+    assertTrue(options.devHosts().test("localhost"));
+    assertTrue(parse("--development", "app").devHosts().names().isEmpty());
+    UsageException bad =
+        assertThrows(
+            UsageException.class, () -> parse("--development", "--dev-hosts", "a b", "app"));
+    assertTrue(bad.getMessage().startsWith("--dev-hosts: "), bad.getMessage());
+    UsageException empty =
+        assertThrows(
+            UsageException.class, () -> parse("--development", "--dev-hosts", "a,,b", "app"));
+    assertTrue(empty.getMessage().contains("empty"), empty.getMessage());
+    UsageException production =
+        assertThrows(UsageException.class, () -> parse("--dev-hosts", "a", "app"));
+    assertTrue(production.getMessage().contains("--development"), production.getMessage());
+  }
+
+  @Test
+  void statusPage_masksValuesWhoseNamesLookSecret() {
+    for (String name :
+        List.of(
+            "db.password",
+            "DB_PASSWD",
+            "app.secret",
+            "oauth.token",
+            "api.key",
+            "gcp.credentials",
+            "sample.ApiKey")) {
+      String shown = DevServer.shown(name, "s3cr3t");
+      assertFalse(shown.contains("s3cr3t"), name);
+      assertTrue(shown.startsWith("********"), name);
+    }
+    assertEquals("hello", DevServer.shown("sample.greeting", "hello"));
+    assertEquals("true", DevServer.shown("appengine.use.HttpConnector", "true"));
   }
 
   @Test

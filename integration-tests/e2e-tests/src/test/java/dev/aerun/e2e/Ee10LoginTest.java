@@ -6,9 +6,4 @@ class Ee10LoginTest extends LoginTest {
   String war() {
     return "sample-login-ee10.war";
   }
-
-  @Override
-  String developmentMode() {
-    return "http";
-  }
 }

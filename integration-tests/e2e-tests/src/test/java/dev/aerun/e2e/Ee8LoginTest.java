@@ -6,9 +6,4 @@ class Ee8LoginTest extends LoginTest {
   String war() {
     return "sample-login-ee8.war";
   }
-
-  @Override
-  String developmentMode() {
-    return "legacy";
-  }
 }

@@ -1,8 +1,10 @@
 package dev.aerun.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URLEncoder;
@@ -15,9 +17,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * App Engine's roles and login on the sample login app of one EE version ({@code /admin/*} needs
- * role {@code admin}, {@code /user/*} role {@code *}, {@code /secure/*} HTTPS; a FORM {@code
- * <login-config>} the platform ignores), in both modes: from a trusted front end, from untrusted
- * clients forging the front end's headers, and with the development login page.
+ * role {@code admin}, {@code /user/*} role {@code *}, {@code /secure/*} HTTPS, {@code /methods/*}
+ * and {@code /omitted/*} role {@code admin} with method lists; a FORM {@code <login-config>} the
+ * platform ignores; every file static, protected ones too), in both modes: from a trusted front
+ * end, from untrusted clients forging the front end's headers, and in development, with its login
+ * page, from this machine and from elsewhere.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class LoginTest {
@@ -29,15 +33,17 @@ abstract class LoginTest {
   private static final String USER = "X-AppEngine-User-Email: ann@example.com";
   private static final String COOKIE = "Cookie: dev_appserver_login=dev%40example.com%3Atrue";
 
+  /** A name the development runtimes take for this machine ({@code --dev-hosts}). */
+  private static final String DEV_HOST = "devbox.test";
+
   private List<RuntimeProcess> trusted;
   private List<RuntimeProcess> untrusted;
-  private RuntimeProcess development;
+
+  /** Both modes, listening on every address, so that other machines reach them. */
+  private List<RuntimeProcess> development;
 
   /** The sample app's file name. */
   abstract String war();
-
-  /** The mode the development runtime runs in ({@code http} or {@code legacy}). */
-  abstract String developmentMode();
 
   @BeforeAll
   void start() throws Exception {
@@ -49,7 +55,18 @@ abstract class LoginTest {
         List.of(
             launch("--mode", "http", "--login-url", CUSTOM_LOGIN),
             launch("--mode", "legacy", "--rpc-transport", "tcp"));
-    development = launch("--mode", developmentMode(), "--development");
+    development =
+        List.of(
+            launch(
+                "--mode", "http", "--development", "--address", "0.0.0.0", "--dev-hosts", DEV_HOST),
+            launch(
+                "--mode",
+                "legacy",
+                "--development",
+                "--address",
+                "0.0.0.0",
+                "--dev-hosts",
+                DEV_HOST));
   }
 
   /**
@@ -211,48 +228,359 @@ abstract class LoginTest {
     }
   }
 
+  // ---- Static files under constraints (a static file is served in front of the webapp) ----
+
+  /** The static file's text, as the sample app has it. */
+  private static String staticText(String file) {
+    return "static " + file;
+  }
+
   @Test
-  void developmentLoginPagePicksTheUserForThatBrowser() throws Exception {
-    RawResponse anonymous = get(development, "/admin/page");
-    assertEquals(302, anonymous.status());
-    String login = anonymous.header("Location");
-    assertTrue(login.startsWith("/_ah/login?continue="), login);
+  void protectedStaticFile_anonymousIsSentToLogin_inEverySpellingOfItsPath() throws Exception {
+    List<String> spellings =
+        List.of(
+            "/admin/page.html",
+            "/admin/%70age.html",
+            "/%61dmin/page.html",
+            "/admin;x=1/page.html",
+            "/admin/page.html;jsessionid=abc",
+            "/admin/./page.html",
+            "/open/../admin/page.html",
+            "/admin/page.html?x=1",
+            "/admin/",
+            "/admin/index.html");
+    for (RuntimeProcess runtime : concat(trusted, untrusted)) {
+      for (String path : spellings) {
+        RawResponse response = get(runtime, path);
+        assertEquals(302, response.status(), path + ": " + response.body());
+        assertTrue(
+            response.header("Location").contains("continue=")
+                || response.header("Location").contains("next="),
+            path + ": " + response.header("Location"));
+        assertFalse(response.body().contains("static admin/"), path);
+      }
+      for (String path : List.of("//admin/page.html", "/admin//page.html", "/admin/page.html/")) {
+        RawResponse response = get(runtime, path);
+        assertNotEquals(200, response.status(), path);
+        assertFalse(response.body().contains("static admin/"), path);
+      }
+      for (String method : List.of("HEAD", "POST", "PUT", "DELETE", "OPTIONS")) {
+        RawResponse response = RawResponse.send(runtime.port(), method, "/admin/page.html");
+        assertEquals(302, response.status(), method);
+      }
+      RawResponse user = get(runtime, "/user/page.html");
+      assertEquals(302, user.status(), user.body());
+    }
+  }
 
-    RawResponse page = get(development, login);
-    assertEquals(200, page.status());
-    assertTrue(page.body().contains("name=\"email\""), page.body());
-    assertTrue(page.body().contains("name=\"admin\""), page.body());
+  @Test
+  void protectedStaticFile_needsTheRole_andKeepsItsExpirationAndHeadersForThoseWhoHaveIt()
+      throws Exception {
+    for (RuntimeProcess runtime : trusted) {
+      assertEquals(403, get(runtime, "/admin/page.html", USER).status());
+      assertEquals(403, get(runtime, "/admin/", USER).status());
+      RawResponse admin = get(runtime, "/admin/page.html", ADMIN, IS_ADMIN);
+      assertEquals(200, admin.status(), admin.body());
+      assertTrue(admin.body().contains(staticText("admin/page.html")), admin.body());
+      assertEquals("public, max-age=86400", admin.header("Cache-Control"));
+      assertEquals("all", admin.header("X-Static-Rule"));
+      RawResponse welcome = get(runtime, "/admin/", ADMIN, IS_ADMIN);
+      assertTrue(welcome.body().contains(staticText("admin/index.html")), welcome.body());
+      RawResponse user = get(runtime, "/user/page.html", USER);
+      assertEquals(200, user.status(), user.body());
+      assertEquals("all", user.header("X-Static-Rule"));
+      RawResponse cron = get(runtime, "/admin/page.html", "X-AppEngine-Cron: true");
+      assertEquals(200, cron.status(), "trusted cron passes admin constraints");
+      RawResponse open = get(runtime, "/open/page.html");
+      assertEquals(200, open.status(), "an unprotected static file stays public");
+      assertEquals("all", open.header("X-Static-Rule"));
+    }
+  }
 
-    RawResponse signIn =
-        get(
-            development,
-            "/_ah/login?continue="
-                + encoded("http://127.0.0.1/admin/page")
-                + "&email=dev%40example.com&admin=on&action=login");
-    assertEquals(302, signIn.status());
-    assertEquals("http://127.0.0.1/admin/page", signIn.header("Location"));
-    String cookie = signIn.header("Set-Cookie");
-    assertNotNull(cookie);
-    String pair = cookie.substring(0, cookie.indexOf(';'));
+  @Test
+  void protectedStaticFile_underATransportGuarantee_redirectsToHttps() throws Exception {
+    for (RuntimeProcess runtime : trusted) {
+      RawResponse plain = get(runtime, "/secure/page.html");
+      assertEquals(302, plain.status());
+      assertEquals("https://127.0.0.1/secure/page.html", plain.header("Location"));
+      RawResponse secure = get(runtime, "/secure/page.html", "X-AppEngine-Https: on");
+      assertEquals(200, secure.status());
+      assertTrue(secure.body().contains(staticText("secure/page.html")));
+    }
+  }
 
-    RawResponse admin = get(development, "/admin/page", "Cookie: " + pair);
-    assertEquals(200, admin.status(), admin.body());
-    assertEquals("dev@example.com", seen(admin, "remoteUser"));
-    assertEquals("true", seen(admin, "admin"));
+  // ---- Constraints hold for every method, as on App Engine ----
 
-    RawResponse notAdmin =
-        get(development, "/admin/page", "Cookie: dev_appserver_login=dev%40example.com%3Afalse");
-    assertEquals(403, notAdmin.status());
+  @Test
+  void aMethodListDoesNotShrinkAConstraint() throws Exception {
+    for (RuntimeProcess runtime : concat(trusted, untrusted)) {
+      for (String method : List.of("GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH")) {
+        RawResponse listed = RawResponse.send(runtime.port(), method, "/methods/x");
+        assertEquals(302, listed.status(), method + " /methods/x: " + listed.body());
+        RawResponse omitted = RawResponse.send(runtime.port(), method, "/omitted/x");
+        assertEquals(302, omitted.status(), method + " /omitted/x: " + omitted.body());
+      }
+      assertEquals(302, get(runtime, "/methods/page.html").status());
+    }
+    for (RuntimeProcess runtime : trusted) {
+      RawResponse user = RawResponse.send(runtime.port(), "POST", "/methods/x", USER);
+      assertEquals(403, user.status());
+      RawResponse admin = RawResponse.send(runtime.port(), "POST", "/omitted/x", ADMIN, IS_ADMIN);
+      assertEquals(200, admin.status(), admin.body());
+      assertEquals("POST", seen(admin, "method"));
+    }
+  }
 
-    RawResponse elsewhere =
-        get(
-            development,
-            "/_ah/login?continue=https%3A%2F%2Fevil.example%2F&email=a%40b.c&action=login");
-    assertEquals("/", elsewhere.header("Location"), "never a redirect to another host");
+  // ---- Development: the conveniences are for the developer at this machine only ----
 
-    RawResponse logout = get(development, "/_ah/logout?continue=/open/page");
-    assertEquals(302, logout.status());
-    assertNotEquals(null, logout.header("Set-Cookie"));
-    assertTrue(logout.header("Set-Cookie").startsWith("dev_appserver_login=;"));
+  private static final String LOOPBACK_HOST = "127.0.0.1";
+
+  /** Development requests that are not the developer's: from elsewhere, or naming another host. */
+  private List<Outsider> outsiders(RuntimeProcess runtime) {
+    String port = ":" + runtime.port();
+    return List.of(
+        new Outsider(ClientAt.remote(), ClientAt.remote().address().getHostAddress() + port),
+        new Outsider(ClientAt.remote(), "localhost" + port),
+        new Outsider(ClientAt.loopback(), "rebind.evil.example" + port),
+        new Outsider(ClientAt.loopback(), "rebind.evil.example"),
+        new Outsider(ClientAt.loopback(), "localhost.evil.example" + port),
+        new Outsider(ClientAt.loopback(), "127.0.0.1.evil.example" + port));
+  }
+
+  private record Outsider(ClientAt client, String host) {
+    RawResponse get(RuntimeProcess runtime, String target, String... headers) throws Exception {
+      return client.get(runtime.port(), host, target, headers);
+    }
+
+    @Override
+    public String toString() {
+      return client + " naming " + host;
+    }
+  }
+
+  @Test
+  void development_theDeveloperAtThisMachine_getsTheConveniences() throws Exception {
+    for (RuntimeProcess runtime : development) {
+      for (String host : List.of(LOOPBACK_HOST, "localhost:" + runtime.port(), "[::1]", DEV_HOST)) {
+        ClientAt me = ClientAt.loopback();
+        RawResponse boom = me.get(runtime.port(), host, "/boom");
+        assertEquals(500, boom.status());
+        assertTrue(boom.body().contains("dev-only detail"), host + ": " + boom.body());
+        assertTrue(boom.body().contains("IllegalStateException"), host + ": " + boom.body());
+        assertEquals(200, me.get(runtime.port(), host, "/_ah/dev").status(), host);
+        assertEquals(200, me.get(runtime.port(), host, "/_ah/login").status(), host);
+        RawResponse cookie = me.get(runtime.port(), host, "/admin/page", COOKIE);
+        assertEquals(200, cookie.status(), host);
+        assertEquals("dev@example.com", seen(cookie, "remoteUser"));
+        RawResponse cron = me.get(runtime.port(), host, "/admin/cron", "X-AppEngine-Cron: true");
+        assertEquals(200, cron.status(), host + ": loopback is trusted in development");
+        RawResponse user = me.get(runtime.port(), host, "/open/page", ADMIN, IS_ADMIN);
+        assertEquals("boss@example.com", seen(user, "remoteUser"));
+      }
+    }
+  }
+
+  @Test
+  void development_othersGetTheProductionAnswers_evenFromLoopbackNamingAnotherHost()
+      throws Exception {
+    for (RuntimeProcess runtime : development) {
+      for (Outsider outsider : outsiders(runtime)) {
+        RawResponse boom = outsider.get(runtime, "/boom");
+        assertEquals(500, boom.status(), outsider.toString());
+        for (String detail : List.of("dev-only detail", "IllegalStateException", "at dev.aerun")) {
+          assertFalse(boom.body().contains(detail), outsider + ": " + boom.body());
+        }
+        assertEquals(404, outsider.get(runtime, "/_ah/dev").status(), outsider.toString());
+        for (String page : List.of("/_ah/login", "/_ah/logout", "/_ah/login?action=logout")) {
+          RawResponse login = outsider.get(runtime, page);
+          assertEquals(404, login.status(), outsider + " " + page);
+          assertNull(login.header("Set-Cookie"), outsider + " " + page);
+        }
+        RawResponse posted =
+            outsider.client.send(
+                runtime.port(),
+                "POST",
+                outsider.host,
+                "/_ah/login",
+                "email=x%40example.com&admin=on&action=login&continue=%2F",
+                "Content-Type: application/x-www-form-urlencoded");
+        assertNull(posted.header("Set-Cookie"), outsider.toString());
+        assertEquals(
+            302, outsider.get(runtime, "/admin/page", COOKIE).status(), outsider.toString());
+        assertEquals("null", seen(outsider.get(runtime, "/open/page", COOKIE), "remoteUser"));
+        RawResponse forged = outsider.get(runtime, "/open/page", ADMIN, IS_ADMIN);
+        assertEquals("null", seen(forged, "remoteUser"), outsider.toString());
+        assertEquals(
+            302,
+            outsider.get(runtime, "/admin/cron", "X-AppEngine-Cron: true").status(),
+            outsider.toString());
+        assertEquals(
+            302,
+            outsider.get(runtime, "/admin/task", "X-AppEngine-QueueName: default").status(),
+            outsider.toString());
+      }
+    }
+  }
+
+  @Test
+  void development_statusPageMasksSecretLookingPropertyValues() throws Exception {
+    for (RuntimeProcess runtime : development) {
+      RawResponse page = get(runtime, "/_ah/dev");
+      assertEquals(200, page.status());
+      assertTrue(page.body().contains("sample.greeting=hello"), page.body());
+      assertTrue(page.body().contains("sample.db.password=********"), page.body());
+      assertFalse(page.body().contains("hunter2"), page.body());
+    }
+  }
+
+  @Test
+  void development_boundToEveryAddress_warnsAtStartUp() {
+    for (RuntimeProcess runtime : development) {
+      assertTrue(
+          runtime.output().contains("development server bound to 0.0.0.0"), runtime.output());
+    }
+  }
+
+  // ---- The development login page ----
+
+  private static RawResponse post(
+      RuntimeProcess runtime, String target, String form, String... headers) throws Exception {
+    String[] all = new String[headers.length + 1];
+    all[0] = "Content-Type: application/x-www-form-urlencoded";
+    System.arraycopy(headers, 0, all, 1, headers.length);
+    return ClientAt.loopback().send(runtime.port(), "POST", LOOPBACK_HOST, target, form, all);
+  }
+
+  @Test
+  void developmentLoginPage_signsInByPost_withASameSiteCookie() throws Exception {
+    for (RuntimeProcess runtime : development) {
+      RawResponse anonymous = get(runtime, "/admin/page?y=1");
+      assertEquals(302, anonymous.status());
+      String login = anonymous.header("Location");
+      assertTrue(login.startsWith("/_ah/login?continue="), login);
+
+      RawResponse page = get(runtime, login);
+      assertEquals(200, page.status());
+      assertTrue(page.body().contains("method=\"post\""), page.body());
+      assertTrue(page.body().contains("name=\"email\""), page.body());
+      assertTrue(page.body().contains("value=\"/admin/page?y=1\""), page.body());
+
+      RawResponse byGet =
+          get(runtime, "/_ah/login?continue=%2F&email=dev%40example.com&admin=on&action=login");
+      assertEquals(200, byGet.status(), "a GET shows the form, it never signs in");
+      assertNull(byGet.header("Set-Cookie"));
+
+      RawResponse signIn =
+          post(
+              runtime,
+              "/_ah/login",
+              "email=dev%40example.com&admin=on&action=login&continue="
+                  + encoded("http://127.0.0.1/admin/page?y=1"));
+      assertEquals(303, signIn.status(), signIn.body());
+      assertEquals("/admin/page?y=1", signIn.header("Location"));
+      String cookie = signIn.header("Set-Cookie");
+      assertNotNull(cookie);
+      assertTrue(cookie.contains("SameSite=Lax"), cookie);
+      assertTrue(cookie.contains("HttpOnly"), cookie);
+      String pair = cookie.substring(0, cookie.indexOf(';'));
+
+      RawResponse admin = get(runtime, "/admin/page", "Cookie: " + pair);
+      assertEquals(200, admin.status(), admin.body());
+      assertEquals("dev@example.com", seen(admin, "remoteUser"));
+      assertEquals("true", seen(admin, "admin"));
+      RawResponse notAdmin =
+          get(runtime, "/admin/page", "Cookie: dev_appserver_login=dev%40example.com%3Afalse");
+      assertEquals(403, notAdmin.status());
+
+      RawResponse logout = get(runtime, "/_ah/logout?continue=/open/page");
+      assertEquals(302, logout.status());
+      assertEquals("/open/page", logout.header("Location"));
+      assertTrue(logout.header("Set-Cookie").startsWith("dev_appserver_login=;"));
+    }
+  }
+
+  @Test
+  void developmentLoginPage_refusesAFormPostedFromAnotherSite() throws Exception {
+    for (RuntimeProcess runtime : development) {
+      RawResponse crossSite =
+          post(
+              runtime,
+              "/_ah/login",
+              "email=evil%40example.com&admin=on&action=login&continue=%2F",
+              "Origin: https://evil.example");
+      assertEquals(403, crossSite.status());
+      assertNull(crossSite.header("Set-Cookie"));
+      RawResponse sameSite =
+          post(
+              runtime,
+              "/_ah/login",
+              "email=me%40example.com&action=login&continue=%2F",
+              "Origin: http://127.0.0.1");
+      assertEquals(303, sameSite.status(), sameSite.body());
+    }
+  }
+
+  @Test
+  void developmentLoginPage_continueIsChecked_afterNormalisation_neverAnswering5xx()
+      throws Exception {
+    List<String> elsewhere =
+        List.of(
+            "/a/..//evil.example/",
+            "/.//evil.example/",
+            "/..//evil",
+            "/%2e//x",
+            "/%2E%2E//evil.example",
+            "/;/x",
+            "/;x=1/evil.example",
+            "//evil.example",
+            "/\\evil.example",
+            "https://evil.example/",
+            "http://127.0.0.1@evil.example/",
+            "javascript:alert(1)",
+            "/%zz",
+            "%",
+            "");
+    for (RuntimeProcess runtime : development) {
+      for (String value : elsewhere) {
+        String continueParam = "continue=" + encoded(value);
+        RawResponse form = get(runtime, "/_ah/login?" + continueParam);
+        assertEquals(200, form.status(), value + ": " + form.body());
+        RawResponse out = get(runtime, "/_ah/logout?" + continueParam);
+        assertEquals(302, out.status(), value + ": " + out.body());
+        assertEquals("/", out.header("Location"), value);
+        RawResponse in = post(runtime, "/_ah/login", "email=a%40b.c&action=login&" + continueParam);
+        assertEquals(303, in.status(), value + ": " + in.body());
+        assertEquals("/", in.header("Location"), value);
+      }
+      // Raw, undecodable query values are client input too.
+      for (String query :
+          List.of("continue=%zz", "continue=%", "continue=/a/..//evil%2eexample/")) {
+        RawResponse form = get(runtime, "/_ah/login?" + query);
+        assertTrue(form.status() < 500, query + ": " + form.status());
+        RawResponse out = get(runtime, "/_ah/logout?" + query);
+        assertTrue(out.status() < 500, query + ": " + out.status());
+        String location = out.header("Location");
+        assertTrue(location == null || !location.startsWith("//"), query + ": " + location);
+      }
+      RawResponse kept = get(runtime, "/_ah/logout?continue=" + encoded("/a/../open/page?q=1"));
+      assertEquals("/open/page?q=1", kept.header("Location"));
+    }
+  }
+
+  @Test
+  void developmentCookie_thatDoesNotParse_isIgnored() throws Exception {
+    for (RuntimeProcess runtime : development) {
+      for (String value : List.of("%zz", "%", "nocolon", "%3Atrue", "a%40b.c%3Amaybe")) {
+        RawResponse open = get(runtime, "/open/page", "Cookie: dev_appserver_login=" + value);
+        assertEquals(200, open.status(), value + ": " + open.body());
+        assertEquals("null", seen(open, "remoteUser"), value);
+        RawResponse admin = get(runtime, "/admin/page", "Cookie: dev_appserver_login=" + value);
+        assertEquals(302, admin.status(), value);
+      }
+    }
+  }
+
+  private static List<RuntimeProcess> concat(List<RuntimeProcess> a, List<RuntimeProcess> b) {
+    return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
   }
 }

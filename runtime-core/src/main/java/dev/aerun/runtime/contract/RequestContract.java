@@ -8,7 +8,9 @@ import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.HostPort;
 
 /**
  * The request contract of both serving modes (DESIGN §4): from a request's header fields, its TCP
@@ -62,7 +64,25 @@ public final class RequestContract {
     return apply(
         request.getHeaders(),
         peer instanceof InetSocketAddress inet ? inet : null,
-        request.isSecure());
+        request.isSecure(),
+        options.trustPolicy().checksHost() ? requestHost(request) : null);
+  }
+
+  /**
+   * The host {@code request} names, without its port: its {@code Host} header, else the authority
+   * of its target (HTTP/2); null when it names none or the header is malformed.
+   */
+  public static String requestHost(Request request) {
+    String header = request.getHeaders().get(HttpHeader.HOST);
+    return header != null ? hostOf(header) : request.getHttpURI().getHost();
+  }
+
+  private static String hostOf(String hostHeader) {
+    try {
+      return new HostPort(hostHeader.trim()).getHost();
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   /**
@@ -75,7 +95,19 @@ public final class RequestContract {
    */
   public ContractResult apply(
       HttpFields headers, InetSocketAddress peer, boolean connectionSecure) {
-    boolean trusted = options.trustPolicy().isTrusted(peer == null ? null : peer.getAddress());
+    String host = options.trustPolicy().checksHost() ? headers.get(HttpHeader.HOST) : null;
+    return apply(headers, peer, connectionSecure, host == null ? null : hostOf(host));
+  }
+
+  /**
+   * As {@link #apply(HttpFields, InetSocketAddress, boolean)}, for a request naming {@code host}
+   * (without port; null for none), which a policy that {@link TrustPolicy#checksHost checks hosts}
+   * needs.
+   */
+  public ContractResult apply(
+      HttpFields headers, InetSocketAddress peer, boolean connectionSecure, String host) {
+    boolean trusted =
+        options.trustPolicy().isTrusted(peer == null ? null : peer.getAddress(), host);
     boolean allHeaders = options.allHeaders();
 
     int removed = 0;

@@ -3,6 +3,8 @@ package dev.aerun.runtime.contract;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * Which TCP peers are trusted to send platform headers ({@code X-AppEngine-*}, {@code
@@ -10,7 +12,9 @@ import java.util.List;
  *
  * <p>Immutable and thread-safe. On the managed platform the front end is the only peer, so {@link
  * #trustAll()} fits; anywhere else the default is {@link #trustNone()}, or an explicit list of
- * proxy addresses via {@link #parse(String)}.
+ * proxy addresses via {@link #parse(String)}. A development runtime trusts loopback peers only for
+ * requests that name a loopback host ({@link #forHosts}), so that a page elsewhere whose name was
+ * rebound to 127.0.0.1 cannot have the developer's browser forge headers.
  */
 public final class TrustPolicy {
   private static final TrustPolicy ALL = new TrustPolicy(true, List.of(), "all");
@@ -20,10 +24,33 @@ public final class TrustPolicy {
   private final List<Block> blocks;
   private final String description;
 
+  /** The hosts a request must name for its peer to be trusted; null for any. */
+  private final Predicate<String> hosts;
+
   private TrustPolicy(boolean all, List<Block> blocks, String description) {
+    this(all, blocks, description, null);
+  }
+
+  private TrustPolicy(
+      boolean all, List<Block> blocks, String description, Predicate<String> hosts) {
     this.all = all;
     this.blocks = blocks;
     this.description = description;
+    this.hosts = hosts;
+  }
+
+  /**
+   * This policy, with its peers trusted only for requests whose host (the {@code Host} header, or
+   * the authority of the target, without the port) {@code hosts} accepts.
+   */
+  public TrustPolicy forHosts(Predicate<String> hosts) {
+    Objects.requireNonNull(hosts, "hosts");
+    return new TrustPolicy(all, blocks, description + " naming " + hosts, hosts);
+  }
+
+  /** Whether {@link #isTrusted(InetAddress, String)} looks at the request's host at all. */
+  public boolean checksHost() {
+    return hosts != null;
   }
 
   /** Trusts every peer: only correct where the platform front end is the only possible peer. */
@@ -58,7 +85,18 @@ public final class TrustPolicy {
     return new TrustPolicy(false, List.copyOf(blocks), list.strip());
   }
 
-  /** Whether a peer at {@code address} is trusted; null is never trusted unless trusting all. */
+  /**
+   * Whether a request from a peer at {@code address} naming {@code host} is trusted: the peer must
+   * be, and so must the host if the policy checks hosts ({@link #forHosts}).
+   */
+  public boolean isTrusted(InetAddress address, String host) {
+    return isTrusted(address) && (hosts == null || (host != null && hosts.test(host)));
+  }
+
+  /**
+   * Whether a peer at {@code address} may be trusted, whatever host its requests name; null is
+   * never trusted unless trusting all.
+   */
   public boolean isTrusted(InetAddress address) {
     if (all) {
       return true;

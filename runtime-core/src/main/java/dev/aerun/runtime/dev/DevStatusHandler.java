@@ -9,9 +9,9 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Answers {@code GET /_ah/dev} for loopback clients with a plain-text status page (what {@code
- * page} returns at that moment); every other request, and this path from anyone else, goes on to
- * the app unchanged.
+ * Answers {@code GET /_ah/dev} for the developer at this machine ({@link DeveloperHandler}) with a
+ * plain-text status page (what {@code page} returns at that moment); every other request, and this
+ * path from anyone else, goes on to the app unchanged.
  */
 public final class DevStatusHandler extends Handler.Wrapper {
   /** The status page's path. */
@@ -28,7 +28,7 @@ public final class DevStatusHandler extends Handler.Wrapper {
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     if (!PATH.equals(Request.getPathInContext(request))
         || !"GET".equals(request.getMethod())
-        || !Loopback.isLoopbackClient(request)) {
+        || !DeveloperHandler.isDeveloper(request)) {
       return super.handle(request, response, callback);
     }
     response.setStatus(200);

@@ -10,7 +10,8 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * The 500 page a development server answers while its last reload failed: the problem and its stack
- * trace for a loopback client, the status reason alone for anyone else.
+ * trace for the developer at this machine ({@link DeveloperHandler}), the status reason alone for
+ * anyone else.
  */
 final class ReloadFailurePage {
   private ReloadFailurePage() {}
@@ -18,7 +19,7 @@ final class ReloadFailurePage {
   static void write(Request request, Response response, Callback callback, Throwable failure) {
     response.setStatus(500);
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-    if (!Loopback.isLoopbackClient(request)) {
+    if (!DeveloperHandler.isDeveloper(request)) {
       Response.writeError(request, response, callback, 500);
       return;
     }

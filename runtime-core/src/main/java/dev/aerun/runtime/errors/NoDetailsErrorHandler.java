@@ -1,11 +1,12 @@
 package dev.aerun.runtime.errors;
 
-import dev.aerun.runtime.dev.Loopback;
+import dev.aerun.runtime.dev.DeveloperHandler;
 import java.io.IOException;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Attributes;
 import org.eclipse.jetty.util.Callback;
 
 /**
@@ -15,7 +16,7 @@ import org.eclipse.jetty.util.Callback;
  *
  * <p>The webapps' error handlers (which also honour the app's {@code <error-page>}s) follow the
  * same policy through {@link #hideDetails} and {@link #showsDetails}, with one exception: a
- * development runtime shows the developer's own machine the exception and its stack trace.
+ * development runtime shows the developer at this machine the exception and its stack trace.
  */
 public class NoDetailsErrorHandler extends ErrorHandler {
   public NoDetailsErrorHandler() {
@@ -34,11 +35,12 @@ public class NoDetailsErrorHandler extends ErrorHandler {
   }
 
   /**
-   * Whether an error page for a request from {@code clientAddress} (after the trust policy) may
-   * carry the exception and its details: only in development, and only for this machine.
+   * Whether an error page for {@code request} may carry the exception and its details: only in
+   * development, and only for the developer at this machine ({@link DeveloperHandler}: a loopback
+   * client naming a loopback host).
    */
-  public static boolean showsDetails(boolean development, String clientAddress) {
-    return development && Loopback.isLoopbackAddress(clientAddress);
+  public static boolean showsDetails(boolean development, Attributes request) {
+    return development && DeveloperHandler.isDeveloper(request);
   }
 
   /** The only text an error response may carry otherwise: the standard reason of its status. */

@@ -2,10 +2,12 @@ package dev.aerun.runtime.statics;
 
 import dev.aerun.appengine.descriptor.AppEngineWebXml;
 import dev.aerun.appengine.descriptor.StaticErrorHandler;
+import dev.aerun.runtime.security.AccessCheck;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.eclipse.jetty.server.Handler;
 
 /**
@@ -52,7 +54,24 @@ public final class StaticFiles {
    */
   public static Handler.Wrapper wrap(
       AppEngineWebXml descriptor, Path appRoot, Handler webapp, boolean development) {
+    return wrap(descriptor, appRoot, webapp, development, AccessCheck::none);
+  }
+
+  /**
+   * As {@link #wrap(AppEngineWebXml, Path, Handler, boolean)}, for a webapp with security
+   * constraints: a static file is served only to whom its path's constraint lets through ({@code
+   * access}, asked once the webapp has started); anyone else gets the webapp's answer (a redirect
+   * to the login URL or to {@code https}, or 403), as the platform's static handlers do with the
+   * {@code login:} and {@code secure:} it makes from the same constraints.
+   */
+  public static Handler.Wrapper wrap(
+      AppEngineWebXml descriptor,
+      Path appRoot,
+      Handler webapp,
+      boolean development,
+      Supplier<AccessCheck> access) {
     Objects.requireNonNull(descriptor, "descriptor");
+    Objects.requireNonNull(access, "access");
     Objects.requireNonNull(webapp, "webapp");
     Map<String, String> errorHandlers = new LinkedHashMap<>();
     for (StaticErrorHandler handler : descriptor.staticErrorHandlers()) {
@@ -63,6 +82,7 @@ public final class StaticFiles {
         appRoot,
         errorHandlers,
         webapp,
-        development ? 0 : StaticFilesHandler.cacheBytesForHeap(Runtime.getRuntime().maxMemory()));
+        development ? 0 : StaticFilesHandler.cacheBytesForHeap(Runtime.getRuntime().maxMemory()),
+        access);
   }
 }

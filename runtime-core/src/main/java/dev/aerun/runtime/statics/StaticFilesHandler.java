@@ -1,10 +1,12 @@
 package dev.aerun.runtime.statics;
 
+import dev.aerun.runtime.security.AccessCheck;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.eclipse.jetty.http.CompressedContentFormat;
 import org.eclipse.jetty.http.DateGenerator;
 import org.eclipse.jetty.http.HttpFields;
@@ -38,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * given. Responses carry {@code ETag}, {@code Last-Modified}, {@code Accept-Ranges} and the rule's
  * {@code Cache-Control}/{@code Expires} and extra headers; conditional and range requests and
  * precompressed {@code .gz} variants are handled by Jetty's {@link ResourceService}. Only {@code
- * GET} and {@code HEAD} are allowed on a static file (405 otherwise). Error answers use the app's
- * {@code static-error-handlers} page when it has one.
+ * GET} and {@code HEAD} are allowed on a static file (405 otherwise). The webapp's security
+ * constraints hold for its static files as for its servlets ({@link AccessCheck}). Error answers
+ * use the app's {@code static-error-handlers} page when it has one.
  *
  * <p>With a cache (production), what was read of a file (its bytes if small enough, its {@code
  * ETag}, its precompressed variant, or that it is missing) is kept in memory within a byte bound,
@@ -55,6 +58,7 @@ public final class StaticFilesHandler extends Handler.Wrapper {
   private final Path appRoot;
   private final Map<String, String> errorHandlers;
   private final long cacheBytes;
+  private final Supplier<AccessCheck> access;
 
   /** The index and how to serve it, swapped as one so a request sees a consistent pair. */
   private volatile Service service;
@@ -68,18 +72,21 @@ public final class StaticFilesHandler extends Handler.Wrapper {
    * @param webapp the handler non-static requests go to
    * @param cacheBytes how many bytes of file content may be kept in memory; 0 for no cache at all
    *     (every request reads the file)
+   * @param access the webapp's security constraints, asked once it has started
    */
   StaticFilesHandler(
       StaticFileRules rules,
       Path appRoot,
       Map<String, String> errorHandlers,
       Handler webapp,
-      long cacheBytes) {
+      long cacheBytes,
+      Supplier<AccessCheck> access) {
     super(webapp);
     this.rules = Objects.requireNonNull(rules, "rules");
     this.appRoot = appRoot;
     this.errorHandlers = Map.copyOf(errorHandlers);
     this.cacheBytes = cacheBytes;
+    this.access = Objects.requireNonNull(access, "access");
   }
 
   /**
@@ -110,7 +117,16 @@ public final class StaticFilesHandler extends Handler.Wrapper {
             : context.getMimeTypes();
     ByteBufferPool.Sized buffers =
         new ByteBufferPool.Sized(getServer().getByteBufferPool(), false, 32 * 1024);
-    service = new Service(built, mimeTypes, buffers, errorPages, cacheBytes);
+    AccessCheck check = Objects.requireNonNull(access.get(), "access check");
+    service =
+        new Service(
+            built,
+            mimeTypes,
+            buffers,
+            errorPages,
+            cacheBytes,
+            check,
+            contextPath.equals("/") ? "" : contextPath);
     LOG.info(
         "{} static paths under {}, {}",
         built.size(),
@@ -146,6 +162,9 @@ public final class StaticFilesHandler extends Handler.Wrapper {
     if (entry == null) {
       return super.handle(request, response, callback);
     }
+    if (refused(resources, request, response, callback, path, entry)) {
+      return true;
+    }
     String method = request.getMethod();
     if (!HttpMethod.GET.is(method) && !HttpMethod.HEAD.is(method)) {
       response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
@@ -163,6 +182,35 @@ public final class StaticFilesHandler extends Handler.Wrapper {
       putCachingHeaders(response, entry.rule());
     }
     resources.doGet(request, response, callback, content);
+    return true;
+  }
+
+  /**
+   * Answers {@code request} as the webapp's security would, and returns true, when a constraint of
+   * the file's path keeps it from the request (every method, every spelling of the path: {@code
+   * path} is the canonical one the file was found by); for a directory, its welcome file's
+   * constraint must let it through too.
+   */
+  private static boolean refused(
+      Service resources,
+      Request request,
+      Response response,
+      Callback callback,
+      String path,
+      StaticFileIndex.Entry entry) {
+    AccessCheck.Refusal refusal = resources.access.refusal(request, resources.inContext(path));
+    if (refusal == null && entry.directory()) {
+      refusal = resources.access.refusal(request, entry.welcomeTarget());
+    }
+    if (refusal == null) {
+      return false;
+    }
+    if (refusal.location() != null) {
+      Response.sendRedirect(
+          request, response, callback, refusal.status(), refusal.location(), true);
+    } else {
+      resources.error(request, response, callback, refusal.status());
+    }
     return true;
   }
 
@@ -186,16 +234,22 @@ public final class StaticFilesHandler extends Handler.Wrapper {
   private static final class Service extends ResourceService {
     final StaticFileIndex index;
     final CachingHttpContentFactory cache;
+    final AccessCheck access;
     private final ErrorPages errorPages;
+    private final String contextPrefix;
 
     Service(
         StaticFileIndex index,
         MimeTypes mimeTypes,
         ByteBufferPool.Sized buffers,
         ErrorPages errorPages,
-        long cacheBytes) {
+        long cacheBytes,
+        AccessCheck access,
+        String contextPrefix) {
       this.index = index;
       this.errorPages = errorPages;
+      this.access = access;
+      this.contextPrefix = contextPrefix;
       ResourceFactory files = ResourceFactory.root();
       HttpContent.Factory resources =
           new ResourceHttpContentFactory(files.newResource(index.publicRoot()), mimeTypes, buffers);
@@ -228,6 +282,13 @@ public final class StaticFilesHandler extends Handler.Wrapper {
             StaticFileIndex.Entry entry = index.lookup(request.getHttpURI().getCanonicalPath());
             return entry == null ? null : entry.welcomeTarget();
           });
+    }
+
+    /** {@code path} (canonical, with the context path) within the context. */
+    String inContext(String path) {
+      return contextPrefix.isEmpty() || !path.startsWith(contextPrefix)
+          ? path
+          : path.length() == contextPrefix.length() ? "/" : path.substring(contextPrefix.length());
     }
 
     void error(Request request, Response response, Callback callback, int status) {

@@ -1,6 +1,7 @@
 package dev.aerun.runtime.webapp;
 
 import dev.aerun.appengine.descriptor.EeVersion;
+import dev.aerun.runtime.security.AccessCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -65,6 +66,15 @@ public interface WebappHost {
    * @throws java.io.UncheckedIOException if the temp directory cannot be created
    */
   Handler createWebapp(WebappSpec spec);
+
+  /**
+   * The started {@code webapp}'s security constraints, for what the runtime serves in front of it
+   * (its static files), applied as its servlets get them (see {@link
+   * dev.aerun.runtime.security.PathConstraints}).
+   *
+   * @throws IllegalStateException if {@code webapp} was not made by this host
+   */
+  AccessCheck accessCheck(Handler webapp);
 
   /**
    * Whether the started {@code webapp} (made by {@link #createWebapp}) maps {@code path} to a

@@ -6,11 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.aerun.runtime.contract.AppEngineRequestHandler;
 import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.TrustPolicy;
+import dev.aerun.runtime.dev.DeveloperHandler;
+import dev.aerun.runtime.dev.DevelopmentHosts;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import org.eclipse.jetty.http.HttpTester;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.security.AuthenticationState;
 import org.eclipse.jetty.security.Constraint;
 import org.eclipse.jetty.security.SecurityHandler;
+import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.LocalConnector;
 import org.eclipse.jetty.server.Request;
@@ -39,6 +45,11 @@ class AppEngineLoginTest {
   }
 
   private void start(TrustPolicy trust, Handler inFront) throws Exception {
+    start(trust, inFront, (Handler.Wrapper) inFront);
+  }
+
+  /** With {@code inFront} (or nothing) between the contract and {@code last}, then security. */
+  private void start(TrustPolicy trust, Handler inFront, Handler.Wrapper last) throws Exception {
     server = new Server();
     connector = new LocalConnector(server);
     server.addConnector(connector);
@@ -61,13 +72,16 @@ class AppEngineLoginTest {
       contract.setHandler(security);
     } else {
       contract.setHandler(inFront);
-      ((Handler.Wrapper) inFront).setHandler(security);
+      last.setHandler(security);
     }
     server.start();
   }
 
   private HttpTester.Response get(String path, String... headers) throws Exception {
-    StringBuilder raw = new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: app.test\r\n");
+    StringBuilder raw = new StringBuilder("GET " + path + " HTTP/1.1\r\n");
+    if (java.util.Arrays.stream(headers).noneMatch(h -> h.startsWith("Host:"))) {
+      raw.append("Host: app.test\r\n");
+    }
     for (String header : headers) {
       raw.append(header).append("\r\n");
     }
@@ -140,18 +154,68 @@ class AppEngineLoginTest {
   }
 
   @Test
-  void developmentCookieSignsInOnlyBehindTheDevelopmentHandler() throws Exception {
-    start(TrustPolicy.trustNone(), new DevLoginHandler(null));
+  void developmentCookieSignsInOnlyBehindTheDevelopmentHandler_forTheDeveloper() throws Exception {
+    DevLoginHandler login = new DevLoginHandler(null);
+    start(
+        TrustPolicy.trustNone(),
+        new LoopbackPeer(new DeveloperHandler(DevelopmentHosts.loopback(), login)),
+        login);
     HttpTester.Response admin =
-        get("/admin/x", "Cookie: " + DevLoginHandler.COOKIE + "=dev%40example.com%3Atrue");
+        get(
+            "/admin/x",
+            "Host: localhost",
+            "Cookie: " + DevLoginHandler.COOKIE + "=dev%40example.com%3Atrue");
     assertEquals(200, admin.getStatus());
     assertTrue(admin.getContent().startsWith("user=dev@example.com admin=true"));
+    HttpTester.Response rebound =
+        get(
+            "/admin/x",
+            "Host: rebind.evil.example",
+            "Cookie: " + DevLoginHandler.COOKIE + "=dev%40example.com%3Atrue");
+    assertEquals(302, rebound.getStatus(), "a request naming another host is not the developer's");
+    stop();
+
+    login = new DevLoginHandler(null);
+    start(TrustPolicy.trustNone(), new DeveloperHandler(DevelopmentHosts.loopback(), login), login);
+    HttpTester.Response fromElsewhere =
+        get(
+            "/admin/x",
+            "Host: localhost",
+            "Cookie: " + DevLoginHandler.COOKIE + "=dev%40example.com%3Atrue");
+    assertEquals(302, fromElsewhere.getStatus(), "LocalConnector's peer (0.0.0.0) is not loopback");
     stop();
 
     start(TrustPolicy.trustNone(), null);
     HttpTester.Response production =
         get("/admin/x", "Cookie: " + DevLoginHandler.COOKIE + "=dev%40example.com%3Atrue");
     assertEquals(302, production.getStatus());
+  }
+
+  /** The request as if its peer were 127.0.0.1 (LocalConnector's is 0.0.0.0). */
+  private static final class LoopbackPeer extends Handler.Wrapper {
+    LoopbackPeer(Handler next) {
+      super(next);
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+      ConnectionMetaData loopback =
+          new ConnectionMetaData.Wrapper(request.getConnectionMetaData()) {
+            @Override
+            public SocketAddress getRemoteSocketAddress() {
+              return new InetSocketAddress(InetAddress.getLoopbackAddress(), 40000);
+            }
+          };
+      return super.handle(
+          new Request.Wrapper(request) {
+            @Override
+            public ConnectionMetaData getConnectionMetaData() {
+              return loopback;
+            }
+          },
+          response,
+          callback);
+    }
   }
 
   /** Answers what the security handler decided about the request. */

@@ -8,15 +8,18 @@ import java.security.Principal;
 
 /** Says who the servlet API thinks the user is, one {@code name=value} per line. */
 public class WhoAmIServlet extends HttpServlet {
+  /** Every method answers the same: a constraint, not the servlet, decides who gets here. */
   @Override
-  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+  protected void service(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
     Principal principal = request.getUserPrincipal();
     response.setContentType("text/plain;charset=utf-8");
     response
         .getWriter()
         .print(
-            "path="
+            "method="
+                + request.getMethod()
+                + "\npath="
                 + request.getRequestURI()
                 + "\nremoteUser="
                 + request.getRemoteUser()

@@ -1,9 +1,15 @@
 package dev.aerun.runtime.webapp.ee10;
 
+import dev.aerun.runtime.security.AccessCheck;
 import dev.aerun.runtime.security.AppEngineAuthenticator;
 import dev.aerun.runtime.security.AppEngineLoginService;
 import dev.aerun.runtime.security.AppEngineUsers;
 import dev.aerun.runtime.security.LoginUrls;
+import dev.aerun.runtime.security.PathConstraints;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import org.eclipse.jetty.ee10.servlet.security.ConstraintMapping;
 import org.eclipse.jetty.ee10.servlet.security.ConstraintSecurityHandler;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.security.Constraint;
@@ -14,11 +20,13 @@ import org.eclipse.jetty.util.Callback;
 /**
  * The servlet security of an EE10 webapp with App Engine's login (see {@link
  * dev.aerun.runtime.security}), installed only when {@code web.xml} has constraints that need a
- * user or a {@code <login-config>}; otherwise it is Jetty's own, untouched (but for a transport
- * guarantee's redirect, which goes to {@code https} on the default port).
+ * user or a {@code <login-config>}; otherwise it is Jetty's own authentication, untouched. Either
+ * way the constraints apply as on App Engine ({@link PathConstraints}: to every method of their
+ * paths), and a transport guarantee's redirect goes to {@code https} on the default port.
  */
 final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
   private final LoginUrls urls;
+  private volatile PathConstraints constraints = PathConstraints.none();
 
   AppEngineSecurityHandler(LoginUrls urls) {
     this.urls = urls;
@@ -36,12 +44,49 @@ final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
       addKnownRole(AppEngineUsers.ANY_USER_ROLE);
       addKnownRole(AppEngineUsers.ADMIN_ROLE);
     }
+    constraints = PathConstraints.of(declared(getConstraintMappings()));
     super.doStart();
+  }
+
+  /** The constraints (as {@link #getConstraint} applies them) for what is served around the app. */
+  AccessCheck accessCheck() {
+    return new AccessCheck(constraints, urls);
+  }
+
+  @Override
+  public void addConstraintMapping(ConstraintMapping mapping) {
+    super.addConstraintMapping(mapping);
+    if (isStarted()) { // a servlet registered while the app starts may bring its own
+      constraints = PathConstraints.of(declared(getConstraintMappings()));
+    }
+  }
+
+  @Override
+  public void setConstraintMappings(List<ConstraintMapping> mappings, Set<String> roles) {
+    super.setConstraintMappings(mappings, roles);
+    if (isStarted()) {
+      constraints = PathConstraints.of(declared(getConstraintMappings()));
+    }
+  }
+
+  private static List<PathConstraints.Declared> declared(List<ConstraintMapping> mappings) {
+    return mappings.stream()
+        .map(
+            m ->
+                new PathConstraints.Declared(
+                    m.getPathSpec(),
+                    m.getMethod() == null ? Set.of() : Set.of(m.getMethod()),
+                    m.getMethodOmissions() == null
+                        ? Set.of()
+                        : Set.copyOf(Arrays.asList(m.getMethodOmissions())),
+                    m.getConstraint()))
+        .toList();
   }
 
   @Override
   protected Constraint getConstraint(String pathInContext, Request request) {
-    return AppEngineUsers.forRequest(super.getConstraint(pathInContext, request), request);
+    return AppEngineUsers.forRequest(
+        constraints.forRequest(pathInContext, request.getMethod()), request);
   }
 
   @Override

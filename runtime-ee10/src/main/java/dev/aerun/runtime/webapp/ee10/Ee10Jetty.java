@@ -2,6 +2,7 @@ package dev.aerun.runtime.webapp.ee10;
 
 import dev.aerun.runtime.errors.NoDetailsErrorHandler;
 import java.io.IOException;
+import java.io.Writer;
 import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
@@ -30,6 +31,14 @@ final class Ee10Jetty {
   /** The servlets of a webapp {@link Ee10WebappHost} made, or {@code null} if it has none yet. */
   static ServletHandler servletHandler(Handler webapp) {
     return webapp instanceof ServletContextHandler context ? context.getServletHandler() : null;
+  }
+
+  /** The security handler of a webapp {@link Ee10WebappHost} made, or {@code null}. */
+  static AppEngineSecurityHandler securityHandler(Handler webapp) {
+    return webapp instanceof ServletContextHandler context
+            && context.getSecurityHandler() instanceof AppEngineSecurityHandler security
+        ? security
+        : null;
   }
 
   /** Hides the classes {@code patterns} match from the app. */
@@ -76,7 +85,7 @@ final class Ee10Jetty {
 
   /**
    * The error handler: the app's {@code <error-page>}s, else {@link NoDetailsErrorHandler}'s policy
-   * (details only for a development runtime's own machine).
+   * (details only for the developer at this machine).
    */
   static ErrorPageErrorHandler errorPages(boolean development) {
     ErrorPageErrorHandler pages =
@@ -90,8 +99,7 @@ final class Ee10Jetty {
               Throwable cause,
               Callback callback)
               throws IOException {
-            boolean details =
-                NoDetailsErrorHandler.showsDetails(development, Request.getRemoteAddr(request));
+            boolean details = NoDetailsErrorHandler.showsDetails(development, request);
             super.generateResponse(
                 request,
                 response,
@@ -99,6 +107,14 @@ final class Ee10Jetty {
                 details ? message : NoDetailsErrorHandler.safeReason(code),
                 details ? cause : null,
                 callback);
+          }
+
+          @Override
+          protected void writeErrorHtmlStacks(Request request, Writer writer) throws IOException {
+            // The stack comes from the request's exception attribute, whatever the cause passed.
+            if (NoDetailsErrorHandler.showsDetails(development, request)) {
+              super.writeErrorHtmlStacks(request, writer);
+            }
           }
         };
     NoDetailsErrorHandler.hideDetails(pages, development);

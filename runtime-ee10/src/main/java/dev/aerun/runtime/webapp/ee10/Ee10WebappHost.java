@@ -1,6 +1,7 @@
 package dev.aerun.runtime.webapp.ee10;
 
 import dev.aerun.appengine.descriptor.EeVersion;
+import dev.aerun.runtime.security.AccessCheck;
 import dev.aerun.runtime.webapp.AppInitializers;
 import dev.aerun.runtime.webapp.DeferredTasks;
 import dev.aerun.runtime.webapp.EeWebapp;
@@ -49,6 +50,15 @@ public final class Ee10WebappHost implements WebappHost {
         () ->
             EeWebapp.configure(
                 new Webapp(spec.jsp(), spec.deferredTasks()), spec, EeVersion.EE10, jettyLoader));
+  }
+
+  @Override
+  public AccessCheck accessCheck(Handler webapp) {
+    AppEngineSecurityHandler security = Ee10Jetty.securityHandler(webapp);
+    if (security == null) {
+      throw new IllegalStateException("not a webapp of this host: " + webapp);
+    }
+    return security.accessCheck();
   }
 
   @Override

@@ -35,6 +35,15 @@ final class Ee8Jetty {
         : null;
   }
 
+  /** The security handler of a webapp {@code Ee8WebappHost} made, or {@code null}. */
+  static AppEngineSecurityHandler securityHandler(Handler webapp) {
+    return webapp instanceof CoreContextHandler core
+            && core.getContextHandler() instanceof ServletContextHandler context
+            && context.getSecurityHandler() instanceof AppEngineSecurityHandler security
+        ? security
+        : null;
+  }
+
   /** Hides the classes {@code patterns} match from the app (ee8 calls them server classes). */
   static void hideClasses(WebAppContext webapp, String[] patterns) {
     webapp.addServerClassMatcher(new ClassMatcher(patterns));
@@ -45,20 +54,20 @@ final class Ee8Jetty {
     return webapp.getCoreContextHandler();
   }
 
-  /** The session manager whose cache the runtime sets. */
   /**
    * Sessions off: ee8's nested session handler stays as it is (its per-request work was not
    * measured); the app's {@code getSession} is {@link DisabledSessionsFilter}'s either way.
    */
   static void withoutSessions(WebAppContext webapp) {}
 
+  /** The session manager whose cache the runtime sets. */
   static SessionManager sessions(WebAppContext webapp) {
     return webapp.getSessionHandler().getSessionManager();
   }
 
   /**
    * The error handler: the app's {@code <error-page>}s, else {@link NoDetailsErrorHandler}'s policy
-   * (details only for a development runtime's own machine).
+   * (details only for the developer at this machine).
    */
   static ErrorPageErrorHandler errorPages(boolean development) {
     ErrorPageErrorHandler pages =
@@ -71,7 +80,7 @@ final class Ee8Jetty {
               int code,
               String message)
               throws IOException {
-            if (NoDetailsErrorHandler.showsDetails(development, request.getRemoteAddr())) {
+            if (NoDetailsErrorHandler.showsDetails(development, baseRequest.getCoreRequest())) {
               super.generateAcceptableResponse(baseRequest, request, response, code, message);
               return;
             }
