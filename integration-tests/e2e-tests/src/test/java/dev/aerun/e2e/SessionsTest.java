@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -27,9 +28,14 @@ abstract class SessionsTest {
 
   private static final String ADVICE = "set <sessions-enabled>true</sessions-enabled> in";
   private RuntimeProcess enabled;
+  private RuntimeProcess enabledLegacy;
+
+  /** The app with {@code web.xml} asking for URL session tracking. */
+  private RuntimeProcess askingForUrls;
+
   private RuntimeProcess disabled;
 
-  /** {@code EE8} or {@code EE10}. */
+  /** {@code EE8}, {@code EE10} or {@code EE11}. */
   abstract String ee();
 
   /** The sample app's file name. */
@@ -43,8 +49,22 @@ abstract class SessionsTest {
             // Text logs: the test looks for the advice verbatim, which JSON would escape.
             RuntimeProcess.launch(withSessionsDisabled(RuntimeProcess.app(war()), tmp))
                 .args("--log-format", "text"));
+    enabledLegacy =
+        runtimes.start(RuntimeProcess.launch(RuntimeProcess.app(war())).args("--mode", "legacy"));
+    askingForUrls =
+        runtimes.start(
+            RuntimeProcess.launch(
+                AppCopies.withEdit(
+                    RuntimeProcess.app(war()),
+                    tmp.resolve("url-tracking-" + ee()),
+                    "WEB-INF/web.xml",
+                    "</display-name>",
+                    "</display-name><session-config><tracking-mode>URL</tracking-mode>"
+                        + "<tracking-mode>COOKIE</tracking-mode></session-config>")));
     enabled.port();
     disabled.port();
+    enabledLegacy.port();
+    askingForUrls.port();
   }
 
   /** An exploded copy of {@code war} whose descriptor turns sessions off. */
@@ -149,5 +169,52 @@ abstract class SessionsTest {
   void bodyIsUtf8Text() throws Exception {
     byte[] body = RawResponse.get(enabled.port(), "/counter/peek").bodyBytes();
     assertEquals("session=none", new String(body, StandardCharsets.UTF_8).trim());
+  }
+
+  // ---- Sessions are found by their cookie only ----
+
+  @Test
+  void aSessionIdInTheUrl_selectsNoSession_inEitherMode() throws Exception {
+    for (RuntimeProcess runtime : List.of(enabled, enabledLegacy, askingForUrls)) {
+      RawResponse first = RawResponse.get(runtime.port(), "/counter");
+      String cookie = sessionCookie(first);
+      assertNotNull(cookie, first.headers().toString());
+      String id = cookie.substring("JSESSIONID=".length());
+      for (String spelling :
+          List.of(
+              "/counter/peek;jsessionid=" + id,
+              "/counter/peek;JSESSIONID=" + id,
+              "/counter;jsessionid=" + id + "/peek",
+              "/counter/peek;foo=1;jsessionid=" + id)) {
+        RawResponse peek = RawResponse.get(runtime.port(), spelling);
+        assertEquals(200, peek.status(), spelling);
+        assertEquals("session=none", peek.body().trim(), spelling);
+      }
+      RawResponse counted = RawResponse.get(runtime.port(), "/counter;jsessionid=" + id);
+      assertEquals("visits=1 " + ee(), counted.body().trim(), "a new session, not the linked one");
+      assertNotNull(sessionCookie(counted), "a new session gets its own cookie");
+      assertEquals(
+          "visits=2 " + ee(),
+          RawResponse.get(runtime.port(), "/counter", "Cookie: " + cookie).body().trim(),
+          "the cookie still selects it");
+    }
+  }
+
+  @Test
+  void encodeUrl_writesNoSessionId_inEitherMode() throws Exception {
+    for (RuntimeProcess runtime : List.of(enabled, enabledLegacy, askingForUrls)) {
+      RawResponse link = RawResponse.get(runtime.port(), "/counter/link");
+      assertNotNull(sessionCookie(link));
+      assertEquals("url=/counter/peek redirect=/counter/peek", link.body().trim());
+      assertFalse(link.body().toLowerCase().contains("jsessionid"), link.body());
+    }
+  }
+
+  @Test
+  void thePathStillReachesTheAppAsSent() throws Exception {
+    for (RuntimeProcess runtime : List.of(enabled, enabledLegacy)) {
+      RawResponse uri = RawResponse.get(runtime.port(), "/counter/uri;jsessionid=abc");
+      assertEquals("uri=/counter/uri;jsessionid=abc", uri.body().trim());
+    }
   }
 }

@@ -65,9 +65,9 @@ class SharedSessionsTest {
     }
   }
 
-  private RuntimeProcess start(Path app) throws Exception {
+  private RuntimeProcess start(Path app, String... args) throws Exception {
     RuntimeProcess runtime =
-        runtimes.start(RuntimeProcess.launch(app).args("--sessions-jdbc-url", url));
+        runtimes.start(RuntimeProcess.launch(app).args("--sessions-jdbc-url", url).args(args));
     runtime.port();
     return runtime;
   }
@@ -192,5 +192,29 @@ class SharedSessionsTest {
     assertEquals("session=present visits=1", seen);
     assertEquals("visits=2 EE10", visit(b, session));
     List.of(a, b).forEach(RuntimeProcess::close);
+  }
+
+  /**
+   * A session in the shared store is found by its cookie only, by an instance in either mode: a
+   * {@code ;jsessionid=} in a link selects nothing, and {@code encodeURL} writes none.
+   */
+  @Test
+  void aSessionIdInTheUrl_selectsNoSharedSession_inEitherMode() throws Exception {
+    Path war = RuntimeProcess.app("sample-sessions-ee10.war");
+    RuntimeProcess http = start(war);
+    RuntimeProcess legacy = start(war, "--mode", "legacy");
+    RawResponse first = RawResponse.get(http.port(), "/counter");
+    String session = cookie(first);
+    assertNotNull(session, first.headers().toString());
+    String id = session.substring("JSESSIONID=".length());
+    for (RuntimeProcess runtime : List.of(http, legacy)) {
+      RawResponse linked = RawResponse.get(runtime.port(), "/counter/peek;jsessionid=" + id);
+      assertEquals("session=none", linked.body().trim(), "the id in the URL is ignored");
+      RawResponse byCookie = RawResponse.get(runtime.port(), "/counter/peek", "Cookie: " + session);
+      assertEquals("session=present visits=1", byCookie.body().trim(), "the cookie finds it");
+      RawResponse link = RawResponse.get(runtime.port(), "/counter/link");
+      assertEquals("url=/counter/peek redirect=/counter/peek", link.body().trim());
+    }
+    List.of(http, legacy).forEach(RuntimeProcess::close);
   }
 }

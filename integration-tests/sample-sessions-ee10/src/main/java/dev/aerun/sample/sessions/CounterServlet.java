@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
  * {@code /counter} counts this session's visits; {@code /counter/peek} reports the session (and its
  * visits) without creating one; {@code /counter/try} reports what a write to the session does;
  * {@code /counter/linger} counts like {@code /counter}, sends the whole answer, and only then
- * returns, a second later (a request that ends late, as on a loaded instance).
+ * returns, a second later (a request that ends late, as on a loaded instance); {@code
+ * /counter/link} makes a session and shows what {@code encodeURL} and {@code encodeRedirectURL}
+ * make of a link; {@code /counter/uri} shows the request URI as the app got it.
  */
 @WebServlet("/counter/*")
 public class CounterServlet extends HttpServlet {
@@ -31,6 +33,17 @@ public class CounterServlet extends HttpServlet {
                     ? "session=none"
                     : "session=present visits=" + existing.getAttribute("visits"));
       }
+      case "/link" -> {
+        request.getSession().setAttribute("visits", 1);
+        response
+            .getWriter()
+            .println(
+                "url="
+                    + response.encodeURL("/counter/peek")
+                    + " redirect="
+                    + response.encodeRedirectURL("/counter/peek"));
+      }
+      case "/uri" -> response.getWriter().println("uri=" + request.getRequestURI());
       case "/try" -> {
         HttpSession session = request.getSession();
         try {

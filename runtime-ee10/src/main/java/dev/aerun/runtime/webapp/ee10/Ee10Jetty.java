@@ -1,8 +1,11 @@
 package dev.aerun.runtime.webapp.ee10;
 
 import dev.aerun.runtime.errors.NoDetailsErrorHandler;
+import jakarta.servlet.SessionTrackingMode;
 import java.io.IOException;
 import java.io.Writer;
+import java.util.EnumSet;
+import java.util.Set;
 import org.eclipse.jetty.ee10.servlet.ErrorPageErrorHandler;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
@@ -76,6 +79,33 @@ final class Ee10Jetty {
             return next.handle(request, response, callback);
           }
         });
+  }
+
+  /**
+   * Sessions on: found by their cookie only. A {@code ;jsessionid=} in a request's path selects no
+   * session (a link must not carry a session to whoever follows it), and {@code encodeURL} never
+   * writes one, whatever tracking modes the app asks for; the path still reaches the app as sent.
+   */
+  static void cookieOnlySessions(WebAppContext webapp) {
+    webapp.setSessionHandler(new CookieOnlySessionHandler());
+  }
+
+  /** Jetty's session handler, with the URL tracking mode taken away. */
+  private static final class CookieOnlySessionHandler extends SessionHandler {
+    @Override
+    public void setSessionTrackingModes(Set<SessionTrackingMode> modes) {
+      super.setSessionTrackingModes(EnumSet.of(SessionTrackingMode.COOKIE));
+    }
+
+    @Override
+    public Set<SessionTrackingMode> getDefaultSessionTrackingModes() {
+      return EnumSet.of(SessionTrackingMode.COOKIE);
+    }
+
+    @Override
+    public void setUsingUriParameters(boolean usingUriParameters) {
+      super.setUsingUriParameters(false);
+    }
   }
 
   /** The session manager whose cache the runtime sets. */

@@ -115,6 +115,7 @@ public final class Ee10WebappHost implements WebappHost {
       setErrorHandler(Ee10Jetty.errorPages(spec.development()));
       setSecurityHandler(new AppEngineSecurityHandler(spec.login()));
       if (spec.sessions().isEnabled()) {
+        Ee10Jetty.cookieOnlySessions(this);
         getSessionHandler().setSessionCache(spec.sessions().newCache(Ee10Jetty.sessions(this)));
       } else {
         // A first filter hands the app an empty session instead (see WebappSessions).

@@ -2,12 +2,16 @@ package dev.aerun.runtime.webapp.ee8;
 
 import dev.aerun.runtime.errors.NoDetailsErrorHandler;
 import java.io.IOException;
+import java.util.EnumSet;
+import java.util.Set;
 import javax.servlet.RequestDispatcher;
+import javax.servlet.SessionTrackingMode;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee8.nested.ContextHandler.CoreContextHandler;
 import org.eclipse.jetty.ee8.nested.Request;
 import org.eclipse.jetty.ee8.nested.ServletConstraint;
+import org.eclipse.jetty.ee8.nested.SessionHandler;
 import org.eclipse.jetty.ee8.security.ConstraintMapping;
 import org.eclipse.jetty.ee8.security.ConstraintSecurityHandler;
 import org.eclipse.jetty.ee8.servlet.ErrorPageErrorHandler;
@@ -59,6 +63,33 @@ final class Ee8Jetty {
    * measured); the app's {@code getSession} is {@link DisabledSessionsFilter}'s either way.
    */
   static void withoutSessions(WebAppContext webapp) {}
+
+  /**
+   * Sessions on: found by their cookie only. A {@code ;jsessionid=} in a request's path selects no
+   * session (a link must not carry a session to whoever follows it), and {@code encodeURL} never
+   * writes one, whatever tracking modes the app asks for; the path still reaches the app as sent.
+   */
+  static void cookieOnlySessions(WebAppContext webapp) {
+    webapp.setSessionHandler(new CookieOnlySessionHandler());
+  }
+
+  /** Jetty's ee8 session handler, with the URL tracking mode taken away. */
+  private static final class CookieOnlySessionHandler extends SessionHandler {
+    @Override
+    public void setSessionTrackingModes(Set<SessionTrackingMode> modes) {
+      super.setSessionTrackingModes(EnumSet.of(SessionTrackingMode.COOKIE));
+    }
+
+    @Override
+    public Set<SessionTrackingMode> getDefaultSessionTrackingModes() {
+      return EnumSet.of(SessionTrackingMode.COOKIE);
+    }
+
+    @Override
+    public void setUsingUriParameters(boolean usingUriParameters) {
+      super.setUsingUriParameters(false);
+    }
+  }
 
   /** The session manager whose cache the runtime sets. */
   static SessionManager sessions(WebAppContext webapp) {
