@@ -122,6 +122,7 @@ public record DeploymentPlan(
     }
     InstanceClass instanceClass =
         d.instanceClass().isPresent() ? InstanceClass.parse(d.instanceClass().get()) : defaultClass;
+    checkEnv(d.envVariables());
     return new DeploymentPlan(
         name,
         runtime,
@@ -135,6 +136,24 @@ public record DeploymentPlan(
         new LinkedHashMap<>(d.envVariables()),
         SHUTDOWN_GRACE_SECONDS,
         notes);
+  }
+
+  /**
+   * The {@code <env-variables>} every target can carry: a value with a line break cannot be written
+   * on a Dockerfile's {@code ENV} line (the break would end the instruction and start another), so
+   * it is refused, naming the variable (never its value).
+   */
+  private static void checkEnv(Map<String, String> env) throws StageException {
+    for (Map.Entry<String, String> e : env.entrySet()) {
+      String value = e.getValue();
+      if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
+        throw new StageException(
+            "<env-var name=\""
+                + e.getKey()
+                + "\"> cannot be staged: its value has a line break, which a Dockerfile ENV"
+                + " instruction cannot carry (keep such a value in a file of the app or a secret)");
+      }
+    }
   }
 
   private static String javaRuntime(Optional<String> runtime, List<String> notes)

@@ -187,6 +187,9 @@ final class Manifests {
     s.append("FROM ${RUNTIME_IMAGE}\n");
     s.append("COPY app/ /app/\n");
     for (Map.Entry<String, String> e : plan.env().entrySet()) {
+      if (!e.getKey().matches("[A-Za-z_][A-Za-z0-9_]*")) { // the descriptor reader refuses others
+        throw new IllegalArgumentException("not an environment variable name: " + e.getKey());
+      }
       s.append("ENV ")
           .append(e.getKey())
           .append('=')
@@ -196,7 +199,15 @@ final class Manifests {
     return s.toString();
   }
 
-  private static String dockerQuote(String value) {
+  /**
+   * {@code value} as one double-quoted Dockerfile word: the quote, the escape character and {@code
+   * $} escaped, so no byte of it ends the string, the instruction or expands a variable. A line
+   * break cannot be carried at all (see {@link DeploymentPlan}).
+   */
+  static String dockerQuote(String value) {
+    if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
+      throw new IllegalArgumentException("a Dockerfile ENV value cannot hold a line break");
+    }
     return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"").replace("$", "\\$") + "\"";
   }
 

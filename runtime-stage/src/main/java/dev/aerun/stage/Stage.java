@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -124,14 +125,30 @@ public final class Stage {
   }
 
   /** Stages {@code app} into {@code out}. */
-  public static Staged stage(Path app, Path out, String repo, RuntimeImages images)
+  public static Staged stage(Path app, Path outDir, String repo, RuntimeImages images)
       throws StageException, IOException {
     Path source = app.toAbsolutePath().normalize();
+    // Absolute, so that every path below compares with every other ("./out" is "out" normalized).
+    Path out = outDir.toAbsolutePath().normalize();
     if (!Files.exists(source)) {
       throw new StageException(source + ": no such app (expected a .war or an app directory)");
     }
     Files.createDirectories(out);
     Path appDir = out.resolve("app");
+    Path work = out.resolve(".stage");
+    try {
+      return stageInto(source, out, appDir, work, repo, images);
+    } catch (StageException | IOException | RuntimeException e) {
+      // Nothing half-staged: what this run copied goes (the manifests are written last).
+      deleteTree(appDir);
+      deleteTree(work);
+      throw e;
+    }
+  }
+
+  private static Staged stageInto(
+      Path source, Path out, Path appDir, Path work, String repo, RuntimeImages images)
+      throws StageException, IOException {
     deleteTree(appDir);
     if (Files.isDirectory(source)) {
       copyTree(source, appDir);
@@ -152,7 +169,6 @@ public final class Stage {
     DeploymentPlan plan = DeploymentPlan.from(descriptor, source.getFileName().toString());
 
     Path runtimeArchive = images.archive(plan.javaRuntime());
-    Path work = out.resolve(".stage");
     deleteTree(work);
     OciImage runtimeImage = OciImage.read(runtimeArchive, work);
     String runtimeDigest = Files.readString(digestFile(runtimeArchive)).trim();
@@ -222,16 +238,54 @@ public final class Stage {
     }
   }
 
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> walk = Files.walk(from)) {
+  /**
+   * Copies an exploded app: files and directories as they are; a symbolic link whose target is in
+   * the app stays a link (made relative, so it works wherever the copy goes); one that leads out of
+   * the app, or to nothing, is refused: its target is a file of this machine, not of the app, and
+   * would be shipped in the image.
+   */
+  private static void copyTree(Path from, Path to) throws IOException, StageException {
+    Path root = from.toRealPath();
+    try (Stream<Path> walk = Files.walk(root)) {
       for (Path p : walk.sorted().toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
+        String relative = root.relativize(p).toString();
+        Path target = to.resolve(relative);
+        if (Files.isSymbolicLink(p)) {
+          Path real = linkTarget(from, relative, p);
+          if (!real.startsWith(root)) {
+            throw new StageException(
+                from
+                    + ": symbolic link "
+                    + relative
+                    + " -> "
+                    + Files.readSymbolicLink(p)
+                    + " leads out of the app; copy what it points to into the app instead");
+          }
+          Files.createDirectories(target.getParent());
+          Files.createSymbolicLink(
+              target, target.getParent().relativize(to.resolve(root.relativize(real).toString())));
+        } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
           Files.createDirectories(target);
-        } else if (Files.isRegularFile(p)) {
+        } else if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
           Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
         }
       }
+    }
+  }
+
+  /** The real path of the link {@code link}'s target; refused when it leads to nothing. */
+  private static Path linkTarget(Path app, String relative, Path link)
+      throws IOException, StageException {
+    try {
+      return link.toRealPath();
+    } catch (IOException e) {
+      throw new StageException(
+          app
+              + ": symbolic link "
+              + relative
+              + " -> "
+              + Files.readSymbolicLink(link)
+              + " leads to nothing in the app");
     }
   }
 

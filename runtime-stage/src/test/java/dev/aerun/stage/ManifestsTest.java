@@ -265,4 +265,83 @@ class ManifestsTest {
     assertEquals("my-app-v2", DeploymentPlan.dnsLabel("My_App.V2"));
     assertEquals("app", DeploymentPlan.dnsLabel("123"));
   }
+
+  /**
+   * The YAML manifests carry any {@code <env-variables>} value: a value YAML would read as
+   * something else (a key, a list, an anchor, a tag, a boolean, a comment) comes back from every
+   * manifest exactly, as a string, and adds nothing else to the document.
+   */
+  @Test
+  void envValues_comeBackExactly_fromEveryYamlManifest_addingNothing() throws Exception {
+    List<String> values =
+        List.of(
+            "a: b",
+            "- item",
+            "# comment",
+            "{x: 1}",
+            "[1, 2]",
+            "&anchor",
+            "*alias",
+            "!!javax.script.ScriptEngineManager [x]",
+            "'single'",
+            "\"double\"",
+            "%TAG ! x",
+            "@at",
+            "`tick`",
+            "| literal",
+            "> folded",
+            " lead",
+            "trail ",
+            "true",
+            "null",
+            "~",
+            "0x1F",
+            "1e3",
+            "2024-01-01",
+            "yes",
+            "x\ty",
+            "---",
+            "...",
+            "\u00e9\u2028\u2029",
+            "");
+    StringBuilder vars = new StringBuilder();
+    for (int i = 0; i < values.size(); i++) {
+      vars.append("<env-var name=\"V")
+          .append(i)
+          .append("\" value=\"")
+          .append(
+              values
+                  .get(i)
+                  .replace("&", "&amp;")
+                  .replace("\"", "&quot;")
+                  .replace("<", "&lt;")
+                  .replace("\t", "&#9;"))
+          .append("\"/>");
+    }
+    DeploymentPlan plan =
+        plan("<runtime>java17</runtime><env-variables>" + vars + "</env-variables>");
+    DeploymentPlan none = plan("<runtime>java17</runtime>");
+
+    Map<String, Object> run = parse(Manifests.cloudRun(plan, IMAGE));
+    assertEquals(parse(Manifests.cloudRun(none, IMAGE)).keySet(), run.keySet());
+    List<Map<String, Object>> runEnv = at(run, "spec", "template", "spec", "containers", 0, "env");
+    assertEquals(values.size(), runEnv.size());
+    for (Object doc : parseAll(Manifests.kubernetes(plan, IMAGE))) {
+      if ("Deployment".equals(at(doc, "kind"))) {
+        List<Map<String, Object>> env = at(doc, "spec", "template", "spec", "containers", 0, "env");
+        assertEquals(runEnv, env);
+      }
+    }
+    assertEquals(
+        parseAll(Manifests.kubernetes(none, IMAGE)).size(),
+        parseAll(Manifests.kubernetes(plan, IMAGE)).size(),
+        "no document added");
+    Map<String, Object> app = parse(Manifests.appYaml(plan));
+    Map<String, Object> appEnv = at(app, "env_variables");
+    for (int i = 0; i < values.size(); i++) {
+      assertEquals(Map.of("name", "V" + i, "value", values.get(i)), runEnv.get(i), values.get(i));
+      assertEquals(values.get(i), appEnv.get("V" + i), values.get(i));
+    }
+    assertEquals(values.size(), appEnv.size());
+  }
 }

