@@ -68,6 +68,14 @@ abstract class AbstractAerunMojo extends AbstractMojo {
   @Parameter(property = "aerun.trustedProxies")
   protected String trustedProxies;
 
+  /**
+   * Host names (comma-separated) that count as this machine besides {@code localhost}, {@code
+   * 127.0.0.1} and {@code [::1]}: requests from loopback naming them get the development
+   * conveniences ({@code --dev-hosts}).
+   */
+  @Parameter(property = "aerun.devHosts")
+  protected String devHosts;
+
   /** The {@code java} to fork; by default the one running Maven. */
   @Parameter(property = "aerun.java")
   protected String javaExecutable;
@@ -218,6 +226,10 @@ abstract class AbstractAerunMojo extends AbstractMojo {
     if (trustedProxies != null && !trustedProxies.isBlank()) {
       command.add("--trusted-proxies");
       command.add(trustedProxies);
+    }
+    if (devHosts != null && !devHosts.isBlank()) {
+      command.add("--dev-hosts");
+      command.add(devHosts);
     }
     command.add("--temp-dir");
     command.add(workDirectory().resolve("tmp").toString());
