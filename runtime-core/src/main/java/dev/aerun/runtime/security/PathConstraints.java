@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.eclipse.jetty.http.pathmap.MappedResource;
+import org.eclipse.jetty.http.pathmap.MatchedResource;
 import org.eclipse.jetty.http.pathmap.PathMappings;
 import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.security.Constraint;
@@ -187,6 +188,16 @@ public final class PathConstraints {
       return null;
     }
     String upper = method == null ? "" : method.toUpperCase(Locale.ROOT);
+    // The best match nearly always decides; only a pattern that just forbids other methods
+    // leaves the request to the next one.
+    MatchedResource<Entry> best = mappings.getMatched(pathInContext);
+    if (best == null) {
+      return null;
+    }
+    Constraint decided = best.getResource().forMethod(upper);
+    if (decided != null) {
+      return decided;
+    }
     for (MappedResource<Entry> match : mappings.getMatches(pathInContext)) {
       Constraint constraint = match.getResource().forMethod(upper);
       if (constraint != null) {
