@@ -304,22 +304,8 @@ class ManifestsTest {
             "...",
             "\u00e9\u2028\u2029",
             "");
-    StringBuilder vars = new StringBuilder();
-    for (int i = 0; i < values.size(); i++) {
-      vars.append("<env-var name=\"V")
-          .append(i)
-          .append("\" value=\"")
-          .append(
-              values
-                  .get(i)
-                  .replace("&", "&amp;")
-                  .replace("\"", "&quot;")
-                  .replace("<", "&lt;")
-                  .replace("\t", "&#9;"))
-          .append("\"/>");
-    }
     DeploymentPlan plan =
-        plan("<runtime>java17</runtime><env-variables>" + vars + "</env-variables>");
+        plan("<runtime>java17</runtime><env-variables>" + envVars(values) + "</env-variables>");
     DeploymentPlan none = plan("<runtime>java17</runtime>");
 
     Map<String, Object> run = parse(Manifests.cloudRun(plan, IMAGE));
@@ -343,5 +329,21 @@ class ManifestsTest {
       assertEquals(values.get(i), appEnv.get("V" + i), values.get(i));
     }
     assertEquals(values.size(), appEnv.size());
+  }
+
+  /** {@code <env-var name="Vi" value="...">} for each of {@code values}, XML-escaped. */
+  static String envVars(List<String> values) {
+    StringBuilder vars = new StringBuilder();
+    for (int i = 0; i < values.size(); i++) {
+      String value =
+          values
+              .get(i)
+              .replace("&", "&amp;")
+              .replace("\"", "&quot;")
+              .replace("<", "&lt;")
+              .replace("\t", "&#9;");
+      vars.append("<env-var name=\"V").append(i).append("\" value=\"").append(value).append("\"/>");
+    }
+    return vars.toString();
   }
 }

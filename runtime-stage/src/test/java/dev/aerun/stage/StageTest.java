@@ -432,20 +432,13 @@ class StageTest {
             "$HOME ${PATH} $(id) `id`",
             "# not a comment",
             "tab\there",
-            "&amp; &lt;tag&gt;",
+            "& <tag> &amp;",
             " spaced ",
             "unicode \u00e9\u2028\u2029 end",
             "");
-    StringBuilder vars = new StringBuilder();
-    for (int i = 0; i < values.size(); i++) {
-      vars.append("<env-var name=\"V")
-          .append(i)
-          .append("\" value=\"")
-          .append(values.get(i).replace("\"", "&quot;").replace("\t", "&#9;"))
-          .append("\"/>");
-    }
     String descriptor =
-        DESCRIPTOR.replace("<env-var name=\"COLOR\" value=\"blue\"/>", vars.toString());
+        DESCRIPTOR.replace(
+            "<env-var name=\"COLOR\" value=\"blue\"/>", ManifestsTest.envVars(values));
     Path out = dir.resolve("out");
     assertEquals(
         0,
@@ -472,9 +465,7 @@ class StageTest {
             .count(),
         "every line is one of the writer's own instructions: " + lines);
     for (int i = 0; i < values.size(); i++) {
-      String expected =
-          values.get(i).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">");
-      assertEquals(expected, dockerWord(env.get(i), "V" + i), env.get(i));
+      assertEquals(values.get(i), dockerWord(env.get(i), "V" + i), env.get(i));
     }
   }
 
