@@ -2,6 +2,7 @@ package dev.aerun.httpconnector;
 
 import dev.aerun.runtime.contract.AppEngineRequestHandler;
 import dev.aerun.runtime.lifecycle.DrainHandler;
+import dev.aerun.runtime.lifecycle.HealthHandler;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.load.DeadlineHandler;
 import dev.aerun.runtime.logging.AccessLog;
@@ -53,11 +54,11 @@ public final class HttpConnectorServer extends PublicServer {
   }
 
   /**
-   * The whole request path: health and draining -> concurrency limit -> body timeout (a slow body
+   * The whole request path: health -> draining -> concurrency limit -> body timeout (a slow body
    * cannot keep its slot) -> contract (trust, headers, address, scheme, attributes) -> trace for
    * logs -> deadline -> body limits and the app's framing -> app.
    */
-  private static DrainHandler requestPath(Spec spec) {
+  private static Handler requestPath(Spec spec) {
     PublicServerSpec serving = spec.server();
     Handler.Wrapper bodyTimeout = serving.limits().newBodyTimeoutHandler();
     AppEngineRequestHandler contract = new AppEngineRequestHandler(serving.contract());
@@ -69,7 +70,9 @@ public final class HttpConnectorServer extends PublicServer {
     trace.setHandler(deadline);
     deadline.setHandler(body);
     body.setHandler(spec.app());
-    return new DrainHandler(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout));
+    DrainHandler drain =
+        new DrainHandler(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout));
+    return new HealthHandler(drain, drain);
   }
 
   public Spec spec() {

@@ -2,6 +2,7 @@ package dev.aerun.rpc.front;
 
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.lifecycle.DrainHandler;
+import dev.aerun.runtime.lifecycle.HealthHandler;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.logging.AccessLog;
 import dev.aerun.runtime.server.PublicServer;
@@ -67,11 +68,11 @@ public final class FrontServer extends PublicServer {
   }
 
   /**
-   * The whole request path on this side: health and draining -> waiting is not idle (a wait for a
+   * The whole request path on this side: health -> draining -> waiting is not idle (a wait for a
    * turn or for the runtime is bounded on its own) -> concurrency limit (before any body is
    * buffered) -> body timeout (a slow body cannot keep its slot) -> the call to the runtime.
    */
-  private static DrainHandler requestPath(Spec spec, Channel runtime) {
+  private static Handler requestPath(Spec spec, Channel runtime) {
     PublicServerSpec serving = spec.server();
     Handler.Wrapper bodyTimeout = serving.limits().newBodyTimeoutHandler();
     bodyTimeout.setHandler(
@@ -82,8 +83,10 @@ public final class FrontServer extends PublicServer {
             spec.environment(),
             spec.logAppLines(),
             spec.callTimeout()));
-    return new DrainHandler(
-        new WaitingIsNotIdle(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout)));
+    DrainHandler drain =
+        new DrainHandler(
+            new WaitingIsNotIdle(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout)));
+    return new HealthHandler(drain, drain);
   }
 
   public Spec spec() {

@@ -1,13 +1,11 @@
 package dev.aerun.runtime.lifecycle;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.NetworkConnector;
 import org.eclipse.jetty.server.Request;
@@ -16,26 +14,16 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.NanoTime;
 
 /**
- * The first handler of every server that faces clients (HttpConnector mode's server, legacy mode's
- * front server): it answers the platform's health probe and keeps count of the requests in flight,
- * so that a shutdown can wait for them ({@link #drain}).
+ * Keeps count of the requests in flight on a server that faces clients (HttpConnector mode's
+ * server, legacy mode's front server), so that a shutdown can wait for them ({@link #drain}). Once
+ * a drain began, requests still served on open connections are answered with {@code Connection:
+ * close}; the {@link HealthHandler} in front answers the platform's probe with 503.
  *
- * <p>{@value #HEALTH_PATH} answers {@code 200 ok} while the instance serves and {@code 503
- * draining} once a shutdown began; it never reaches the app. The port opens only after the app is
- * deployed (see {@code PublicServers#startThenOpen}), so a 200 also means ready.
- *
- * <p>Cost per request: one wrapped callback, which is also the request's entry in the list of
- * requests in flight (linked in and out under a lock held for a few instructions). A concurrent map
- * keyed by the request cost twice that (an identity hash, a node and a lambda per request).
+ * <p>Cost per request: one wrapped callback, which is also the request's entry in a concurrent set
+ * of the requests in flight, removed when the response completed.
  */
 public final class DrainHandler extends Handler.Wrapper {
   private static final Logger log = Logger.getLogger(DrainHandler.class.getName());
-
-  /** The liveness and readiness path, answered by the runtime itself. */
-  public static final String HEALTH_PATH = "/_ah/health";
-
-  private static final byte[] OK = "ok\n".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] DRAINING = "draining\n".getBytes(StandardCharsets.US_ASCII);
 
   /**
    * Request attribute ({@link CutOff}): set on a request still running at the end of the grace
@@ -53,12 +41,14 @@ public final class DrainHandler extends Handler.Wrapper {
    */
   public record CutOff(int status, long bytesSent) {}
 
-  /** Guards the list of requests in flight; notified when it empties during a drain. */
-  private final Object lock = new Object();
+  private final Set<InFlight> inFlight = ConcurrentHashMap.newKeySet();
 
-  private InFlight first;
-  private int inFlightCount;
+  /** Notified when the last request in flight finished during a drain. */
+  private final Object emptied = new Object();
+
   private volatile boolean draining;
+
+  public DrainHandler() {}
 
   public DrainHandler(Handler next) {
     super(next);
@@ -66,74 +56,38 @@ public final class DrainHandler extends Handler.Wrapper {
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
-    if (HEALTH_PATH.equals(request.getHttpURI().getPath())) {
-      boolean serving = !draining;
-      response.setStatus(serving ? HttpStatus.OK_200 : HttpStatus.SERVICE_UNAVAILABLE_503);
-      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain;charset=us-ascii");
-      response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-      response.write(true, ByteBuffer.wrap(serving ? OK : DRAINING), callback);
-      return true;
-    }
     if (draining) {
       // Served, but the client should not send more on this connection.
       response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
     InFlight entry = new InFlight(request, response, callback);
-    add(entry);
+    inFlight.add(entry);
     boolean handled;
     try {
       handled = super.handle(request, response, entry);
     } catch (Throwable t) {
-      remove(entry);
+      finished(entry);
       throw t;
     }
     if (!handled) {
-      remove(entry);
+      finished(entry);
     }
     return handled;
   }
 
-  private void add(InFlight entry) {
-    synchronized (lock) {
-      entry.next = first;
-      if (first != null) {
-        first.previous = entry;
-      }
-      first = entry;
-      inFlightCount++;
-    }
-  }
-
-  /** Unlinks {@code entry}; a second call for the same entry does nothing. */
-  private void remove(InFlight entry) {
-    synchronized (lock) {
-      if (entry.removed) {
-        return;
-      }
-      entry.removed = true;
-      if (entry.previous != null) {
-        entry.previous.next = entry.next;
-      } else {
-        first = entry.next;
-      }
-      if (entry.next != null) {
-        entry.next.previous = entry.previous;
-      }
-      entry.previous = null;
-      entry.next = null;
-      if (--inFlightCount == 0 && draining) {
-        lock.notifyAll();
+  /** Takes {@code entry} off the set; a second call for the same entry does nothing. */
+  private void finished(InFlight entry) {
+    if (inFlight.remove(entry) && draining && inFlight.isEmpty()) {
+      synchronized (emptied) {
+        emptied.notifyAll();
       }
     }
   }
 
-  /** A request in flight: its callback, which takes it off the list once the response completed. */
+  /** A request in flight: its callback, which takes it off the set once the response completed. */
   private final class InFlight extends Callback.Nested {
     final Request request;
     final Response response;
-    InFlight previous;
-    InFlight next;
-    boolean removed;
 
     InFlight(Request request, Response response, Callback callback) {
       super(callback);
@@ -144,7 +98,7 @@ public final class DrainHandler extends Handler.Wrapper {
     /** After the request's callback succeeded or failed. */
     @Override
     public void completed() {
-      remove(this);
+      finished(this);
     }
   }
 
@@ -155,16 +109,14 @@ public final class DrainHandler extends Handler.Wrapper {
 
   /** How many requests are being handled now. */
   public int inFlightCount() {
-    synchronized (lock) {
-      return inFlightCount;
-    }
+    return inFlight.size();
   }
 
   /**
-   * Drains the server: the health path turns 503, {@code connector} stops accepting connections
-   * (open ones finish their requests, then close), and this waits until no request is in flight or
-   * {@code grace} passed. Requests still running then are logged, each with its method, path and
-   * running time, as being ended, and marked with what their clients got ({@link
+   * Drains the server: the {@link HealthHandler} answers 503, {@code connector} stops accepting
+   * connections (open ones finish their requests, then close), and this waits until no request is
+   * in flight or {@code grace} passed. Requests still running then are logged, each with its
+   * method, path and running time, as being ended, and marked with what their clients got ({@link
    * #CUT_OFF_ATTRIBUTE}); the caller stops the server next, which ends them by closing their
    * connections.
    *
@@ -178,19 +130,16 @@ public final class DrainHandler extends Handler.Wrapper {
       connector.shutdown();
     }
     long deadline = System.nanoTime() + grace.toNanos();
-    List<InFlight> left = new ArrayList<>();
-    synchronized (lock) {
-      while (inFlightCount > 0) {
+    synchronized (emptied) {
+      while (!inFlight.isEmpty()) {
         long wait = deadline - System.nanoTime();
         if (wait <= 0) {
           break;
         }
-        lock.wait(Math.max(1, wait / 1_000_000));
-      }
-      for (InFlight entry = first; entry != null; entry = entry.next) {
-        left.add(entry);
+        emptied.wait(Math.max(1, wait / 1_000_000));
       }
     }
+    List<InFlight> left = List.copyOf(inFlight);
     for (InFlight entry : left) {
       Request request = entry.request;
       Response response = entry.response;

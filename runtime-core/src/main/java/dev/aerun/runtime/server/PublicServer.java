@@ -2,6 +2,7 @@ package dev.aerun.runtime.server;
 
 import dev.aerun.runtime.lifecycle.DrainHandler;
 import java.time.Duration;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.RequestLog;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -10,7 +11,7 @@ import org.eclipse.jetty.server.ServerConnector;
  * The server that faces clients, in either mode: HttpConnector mode's server and legacy mode's
  * front server are this one lifecycle (start, then open the port; drain; stop) around their own
  * request path, built from the same {@link PublicServers} pieces. A mode's subclass assembles its
- * whole request path, from the {@link DrainHandler} in, in one place and hands it here.
+ * whole request path in one place and hands it here; it has a {@link DrainHandler}.
  */
 public abstract class PublicServer {
   private final Server server;
@@ -20,17 +21,17 @@ public abstract class PublicServer {
   /**
    * @param threadPoolName the prefix of the server's thread names
    * @param serving where to listen, limits and capacity
-   * @param requestPath the first handler of the request path
+   * @param requestPath the first handler of the request path, which has a {@link DrainHandler}
    * @param requestLog the request log, or null for none
    */
   protected PublicServer(
-      String threadPoolName,
-      PublicServerSpec serving,
-      DrainHandler requestPath,
-      RequestLog requestLog) {
+      String threadPoolName, PublicServerSpec serving, Handler requestPath, RequestLog requestLog) {
     this.server = PublicServers.newServer(threadPoolName, serving.capacity());
-    this.drain = requestPath;
     server.setHandler(requestPath);
+    this.drain = server.getDescendant(DrainHandler.class);
+    if (drain == null) {
+      throw new IllegalArgumentException("the request path has no DrainHandler: " + requestPath);
+    }
     server.setRequestLog(requestLog);
     this.connector =
         PublicServers.newConnector(

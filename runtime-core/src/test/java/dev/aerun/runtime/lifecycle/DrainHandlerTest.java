@@ -76,18 +76,6 @@ class DrainHandlerTest {
   }
 
   @Test
-  void health_isOkAndNeverReachesTheApp() throws Exception {
-    start();
-
-    HttpResponse<String> health = get("/_ah/health");
-
-    assertEquals(200, health.statusCode());
-    assertEquals("ok\n", health.body());
-    assertEquals("no-store", health.headers().firstValue("Cache-Control").orElse(""));
-    assertEquals("app", get("/other").body());
-  }
-
-  @Test
   void drain_waitsForTheRequestInFlight_andRefusesNewConnections() throws Exception {
     start();
     CompletableFuture<HttpResponse<String>> blocked =
