@@ -15,6 +15,11 @@ import org.eclipse.jetty.util.Callback;
  * <p>This matters most during a drain: the connector's graceful shutdown cuts its connections' idle
  * timeout to a second, and a request still waiting a second later would otherwise be failed and
  * answered 500 when its turn came.
+ *
+ * <p>Jetty hands an idle timeout with no read or write pending to the request's failure listeners,
+ * and {@link FrontHandler} has one (it cancels the call when its client goes away). HttpConnector
+ * mode registers none in front of the app, so the same waits outlive the idle timeout there without
+ * this guard ({@code IdleTimeoutTest} in http-connector).
  */
 final class WaitingIsNotIdle extends Handler.Wrapper {
   WaitingIsNotIdle(Handler next) {
