@@ -1,25 +1,31 @@
 package dev.aerun.httpconnector;
 
+import dev.aerun.runtime.contract.AppBodyHandler;
 import dev.aerun.runtime.contract.AppEngineRequestHandler;
 import dev.aerun.runtime.lifecycle.DrainHandler;
 import dev.aerun.runtime.lifecycle.HealthHandler;
+import dev.aerun.runtime.load.BodyTimeoutHandler;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.load.DeadlineHandler;
 import dev.aerun.runtime.logging.AccessLog;
 import dev.aerun.runtime.logging.RequestTraceHandler;
+import dev.aerun.runtime.server.HandlerChain;
 import dev.aerun.runtime.server.PublicServer;
 import dev.aerun.runtime.server.PublicServerSpec;
+import dev.aerun.runtime.server.RuntimeServer;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Jetty;
 
 /**
  * HttpConnector mode (DESIGN §5): one Jetty server whose connector streams requests through the
  * request contract and the size limits straight into the app. Nothing buffers whole bodies.
  */
-public final class HttpConnectorServer extends PublicServer {
+public final class HttpConnectorServer extends RuntimeServer {
   private final Spec spec;
+  private final PublicServer server;
 
   /**
    * What to serve and how. Immutable.
@@ -45,38 +51,51 @@ public final class HttpConnectorServer extends PublicServer {
   }
 
   public HttpConnectorServer(Spec spec) {
-    super(
-        "aerun-http",
-        spec.server(),
-        requestPath(spec),
-        spec.server().requestLog() ? new AccessLog() : null);
     this.spec = spec;
+    // The app deploys as the server starts; the port accepts only after.
+    this.server =
+        new PublicServer(
+            "aerun-http",
+            spec.server(),
+            requestPath(spec),
+            spec.server().requestLog() ? new AccessLog() : null);
+    addEntrance(server);
   }
 
   /**
-   * The whole request path: health -> draining -> concurrency limit -> body timeout (a slow body
-   * cannot keep its slot) -> contract (trust, headers, address, scheme, attributes) -> trace for
-   * logs -> deadline -> body limits and the app's framing -> app.
+   * HttpConnector mode's request path, top to bottom; read it beside legacy mode's ({@code
+   * LegacyRpcServer#requestPaths}), whose handlers it shares where the modes agree.
    */
   private static Handler requestPath(Spec spec) {
     PublicServerSpec serving = spec.server();
-    Handler.Wrapper bodyTimeout = serving.limits().newBodyTimeoutHandler();
-    AppEngineRequestHandler contract = new AppEngineRequestHandler(serving.contract());
-    RequestTraceHandler trace = new RequestTraceHandler();
-    DeadlineHandler deadline = new DeadlineHandler(null);
-    Handler.Wrapper body = serving.limits().newAppBodyHandler();
-    bodyTimeout.setHandler(contract);
-    contract.setHandler(trace);
-    trace.setHandler(deadline);
-    deadline.setHandler(body);
-    body.setHandler(spec.app());
-    DrainHandler drain =
-        new DrainHandler(new ConcurrencyLimitHandler(serving.capacity(), bodyTimeout));
-    return new HealthHandler(drain, drain);
+    DrainHandler drain = new DrainHandler();
+    return HandlerChain.of(
+        new HealthHandler(drain),
+        drain,
+        new ConcurrencyLimitHandler(serving.capacity()),
+        // Right behind the limit: a slow body cannot keep its slot.
+        new BodyTimeoutHandler(serving.limits().requestBodyTimeout()),
+        // Trust, private headers, remote address, scheme and the request's attributes.
+        new AppEngineRequestHandler(serving.contract()),
+        new RequestTraceHandler(),
+        new DeadlineHandler(),
+        // The body size limits, and the app's framing headers dropped.
+        new AppBodyHandler(serving.limits()),
+        spec.app());
   }
 
   public Spec spec() {
     return spec;
+  }
+
+  /** The bound port once started (the configured port before, -1 if not yet bound). */
+  public int port() {
+    return server.port();
+  }
+
+  /** The Jetty server. */
+  public Server server() {
+    return server.server();
   }
 
   /** The Jetty version serving requests. */

@@ -1,152 +1,243 @@
 package dev.aerun.rpc;
 
-import dev.aerun.rpc.front.FrontServer;
+import dev.aerun.rpc.front.FrontHandler;
+import dev.aerun.rpc.front.WaitingIsNotIdle;
+import dev.aerun.rpc.runtime.ResponseSizeTracker;
+import dev.aerun.rpc.runtime.RpcRuntime;
+import dev.aerun.rpc.transport.RpcChannel;
+import dev.aerun.rpc.transport.RpcServer;
 import dev.aerun.rpc.transport.RpcTransport;
+import dev.aerun.runtime.contract.AppBodyHandler;
+import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.lifecycle.DrainHandler;
+import dev.aerun.runtime.lifecycle.HealthHandler;
+import dev.aerun.runtime.load.BodyTimeoutHandler;
+import dev.aerun.runtime.load.Capacity;
+import dev.aerun.runtime.load.ConcurrencyLimitHandler;
+import dev.aerun.runtime.logging.AccessLog;
+import dev.aerun.runtime.logging.RequestTraceHandler;
+import dev.aerun.runtime.server.HandlerChain;
+import dev.aerun.runtime.server.PublicServer;
 import dev.aerun.runtime.server.PublicServerSpec;
+import dev.aerun.runtime.server.RuntimeServer;
+import io.grpc.Channel;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.util.Jetty;
 
 /**
- * Legacy RPC mode in one JVM (DESIGN §5): the runtime ({@link LegacyRpcRuntimeServer}: the app on
- * the back server, its gRPC service on the chosen transport) and the front end ({@link
- * LegacyRpcFront}: the public Jetty server and a channel to the runtime).
+ * Legacy RPC mode (DESIGN §5): a front end (the public Jetty server, which buffers each request
+ * into an {@code UPRequest} and calls the runtime over gRPC) and a runtime (the app on a Jetty
+ * server with no network connector, its {@code EvaluationRuntime} service served on a transport),
+ * in one JVM ({@link #inOneJvm}) or as two processes ({@link #frontEnd}, {@link #runtime}).
  *
- * <p>{@link #start()} deploys the app first, then serves gRPC, then opens the public port last: a
- * failed deployment never opens the port. {@link #stop()} goes in reverse.
+ * <p>It starts in that order: the app deploys, then its service is served, then the channel to it
+ * opens, and the public port opens last; a failed deployment never opens the port. It stops in
+ * reverse.
  */
-public final class LegacyRpcServer {
+public final class LegacyRpcServer extends RuntimeServer {
   /**
-   * Whether the app's log lines travel with each answer for the front end to log: the runtime
-   * shares this JVM and its logging prints them already, so neither end spends work on them.
+   * The front half: the public port, forwarding every request to the runtime. Immutable.
+   *
+   * @param server where to listen, trust, limits and capacity (the front end enforces the
+   *     concurrency limit; see {@link #port()} for port 0)
+   * @param environment the app, version and service ids sent with every request
+   * @param callTimeout the deadline of a call to the runtime when the request carries none of its
+   *     own ({@code X-AppEngine-Timeout-Ms} from a trusted front end): a wedged runtime, or one cut
+   *     off without its socket closing, must not hold the front end's slots forever
    */
-  private static final boolean APP_LINES_TO_THE_FRONT = false;
+  public record Front(PublicServerSpec server, AppEnvironment environment, Duration callTimeout) {
+    /** The platform's longest request: 10 minutes (automatic scaling's request timeout). */
+    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofMinutes(10);
 
-  private final Spec spec;
-  private final LegacyRpcRuntimeServer runtime;
-  private volatile LegacyRpcFront front;
+    public Front {
+      Objects.requireNonNull(server, "server");
+      Objects.requireNonNull(environment, "environment");
+      Objects.requireNonNull(callTimeout, "callTimeout");
+      if (callTimeout.isNegative() || callTimeout.isZero()) {
+        throw new IllegalArgumentException("callTimeout must be positive: " + callTimeout);
+      }
+    }
+
+    /** With the {@link #DEFAULT_CALL_TIMEOUT}. */
+    public Front(PublicServerSpec server, AppEnvironment environment) {
+      this(server, environment, DEFAULT_CALL_TIMEOUT);
+    }
+  }
 
   /**
-   * What to serve and how. Immutable.
+   * The runtime half: the app on the back server. Immutable.
    *
    * @param app the app's handler, e.g. the webapp context
-   * @param server the public server's address, trust, limits and capacity (the front enforces the
-   *     concurrency limit; the back server gets as many threads); see {@link #port()} for port 0
-   * @param transport how the front end and the runtime talk; {@link RpcTransport#inProcess()} by
-   *     default, a TCP port 0 picks a free loopback port
-   * @param environment the app, version and service ids the front end sends
+   * @param limits body size limits, as in HttpConnector mode; they also size the largest gRPC
+   *     message
+   * @param capacity the back server's request threads (the front end enforces the concurrency
+   *     limit, and the runtime refuses more calls than it runs and queues)
    */
-  public record Spec(
-      Handler app, PublicServerSpec server, RpcTransport transport, AppEnvironment environment) {
-    public Spec {
+  public record Back(Handler app, RequestLimits limits, Capacity capacity) {
+    public Back {
       Objects.requireNonNull(app, "app");
-      Objects.requireNonNull(server, "server");
-      Objects.requireNonNull(transport, "transport");
-      Objects.requireNonNull(environment, "environment");
-    }
-
-    /** The defaults of {@link PublicServerSpec#defaults()}, over the in-process transport. */
-    public static Spec defaults(Handler app, AppEnvironment environment) {
-      return new Spec(app, PublicServerSpec.defaults(), RpcTransport.inProcess(), environment);
-    }
-
-    /** This spec with {@code change} applied to its public server's settings. */
-    public Spec withServer(UnaryOperator<PublicServerSpec> change) {
-      return new Spec(app, change.apply(server), transport, environment);
-    }
-
-    public Spec withTransport(RpcTransport newTransport) {
-      return new Spec(app, server, newTransport, environment);
+      Objects.requireNonNull(limits, "limits");
+      Objects.requireNonNull(capacity, "capacity");
     }
   }
 
-  public LegacyRpcServer(Spec spec) {
-    this.spec = spec;
-    this.runtime =
-        new LegacyRpcRuntimeServer(
-            new LegacyRpcRuntimeServer.Spec(
-                spec.app(),
-                spec.server().limits(),
-                spec.server().capacity(),
-                spec.transport(),
-                APP_LINES_TO_THE_FRONT));
-  }
+  private final RpcRuntime runtime;
+  private final RpcServer rpcServer;
+  private final PublicServer front;
 
-  /** Deploys the app, serves gRPC, then opens the public port; undoes it all if a step fails. */
-  public void start() throws Exception {
-    runtime.start();
-    LegacyRpcFront starting =
-        new LegacyRpcFront(
-            new LegacyRpcFront.Spec(
-                new FrontServer.Spec(spec.server(), spec.environment(), APP_LINES_TO_THE_FRONT),
-                runtime.address()));
-    try {
-      starting.start();
-    } catch (Exception | Error e) {
-      try {
-        runtime.stop();
-      } catch (Exception suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
-    front = starting;
-  }
-
-  /** Closes the public port, then stops the gRPC server and the app. */
-  public void stop() throws Exception {
-    LegacyRpcFront running = front;
-    front = null;
-    try {
-      if (running != null) {
-        running.stop();
-      }
-    } finally {
-      runtime.stop();
-    }
+  /**
+   * Both halves in this JVM, joined by {@code between}: {@link RpcTransport#inProcess()}, or a
+   * socket (a TCP port 0 picks a free port) that another front end may also call.
+   */
+  public static LegacyRpcServer inOneJvm(Front front, Back back, RpcTransport between) {
+    return new LegacyRpcServer(front, back, between);
   }
 
   /**
-   * Drains the front server: the requests in flight finish through the runtime, for up to {@code
-   * grace}. {@link #stop()} next stops the front server, then the runtime.
+   * The front half alone, calling a runtime at {@code target}, in another process. The channel
+   * connects lazily: a front end whose runtime is not (yet) reachable starts, and answers 503 until
+   * it is.
    */
-  public boolean drain(Duration grace) throws InterruptedException {
-    LegacyRpcFront running = front;
-    return running == null || running.drain(grace);
+  public static LegacyRpcServer frontEnd(Front front, RpcTransport target) {
+    return new LegacyRpcServer(front, null, target);
   }
 
-  /** Blocks until the public server has stopped; at once if it never started. */
-  public void join() throws InterruptedException {
-    LegacyRpcFront running = front;
-    if (running != null) {
-      running.join();
+  /** The runtime half alone, serving gRPC at {@code listen} for a front end in another process. */
+  public static LegacyRpcServer runtime(Back back, RpcTransport listen) {
+    return new LegacyRpcServer(null, back, listen);
+  }
+
+  private LegacyRpcServer(Front front, Back back, RpcTransport transport) {
+    Objects.requireNonNull(transport, "transport");
+    RequestLimits limits = back != null ? back.limits() : front.server().limits();
+    int maxMessageBytes = RpcTransport.maxMessageBytes(limits);
+    // The app's log lines travel with each answer only to a front end in another process: in one
+    // JVM the runtime's logging printed them already, so neither end spends work on them.
+    boolean appLinesCrossProcesses = front == null || back == null;
+    RpcChannel channel = null;
+    if (front != null) {
+      channel =
+          new RpcChannel(
+              back != null ? () -> rpcServer().address() : () -> transport, maxMessageBytes);
     }
+    RequestPaths paths =
+        requestPaths(
+            front, back, channel == null ? null : channel.channel(), appLinesCrossProcesses);
+    if (back != null) {
+      runtime =
+          new RpcRuntime(
+              new RpcRuntime.Spec(
+                  paths.back(), back.limits(), back.capacity(), appLinesCrossProcesses));
+      // The runtime's service hands each call to its own threads and returns at once.
+      rpcServer = new RpcServer(transport, runtime.service(), maxMessageBytes, true);
+      addPart(runtime);
+    } else {
+      runtime = null;
+      rpcServer = null;
+    }
+    if (front != null) {
+      // The request log's line is written here, where the client's status, size and latency are
+      // known; the runtime side writes none.
+      this.front =
+          new PublicServer(
+              "aerun-front",
+              front.server(),
+              paths.front(),
+              front.server().requestLog() ? new AccessLog() : null);
+      if (rpcServer != null) {
+        addPart(rpcServer);
+      }
+      addPart(channel);
+      addEntrance(this.front);
+    } else {
+      this.front = null;
+      addEntrance(rpcServer);
+    }
+  }
+
+  /** The two halves' request paths; either is null when its half runs in another process. */
+  private record RequestPaths(Handler front, Handler back) {}
+
+  /**
+   * Legacy mode's request paths, front then back; read them beside HttpConnector mode's ({@code
+   * HttpConnectorServer#requestPath}), whose handlers they share where the modes agree.
+   */
+  private static RequestPaths requestPaths(
+      Front front, Back back, Channel toRuntime, boolean appLinesCrossProcesses) {
+    Handler frontPath = null;
+    if (front != null) {
+      PublicServerSpec serving = front.server();
+      DrainHandler drain = new DrainHandler();
+      frontPath =
+          HandlerChain.of(
+              new HealthHandler(drain),
+              drain,
+              // Not in HttpConnector mode: FrontHandler's failure listener would hear of an idle
+              // timeout while a request waits with nothing to read or write (for a turn, for the
+              // runtime's answer), which has its own bound.
+              new WaitingIsNotIdle(),
+              // Before any body is buffered.
+              new ConcurrencyLimitHandler(serving.capacity()),
+              new BodyTimeoutHandler(serving.limits().requestBodyTimeout()),
+              // The contract, the request body limit, the trace for logs and the deadline, applied
+              // here to the whole buffered request: the runtime side gets them in the UPRequest.
+              new FrontHandler(
+                  toRuntime,
+                  serving.contract(),
+                  serving.limits(),
+                  front.environment(),
+                  appLinesCrossProcesses,
+                  front.callTimeout()));
+    }
+    Handler backPath = null;
+    if (back != null) {
+      backPath =
+          HandlerChain.of(
+              // The RPC connector set the request's attributes (the contract's outcome) from the
+              // UPRequest; the trace publishes them for the app's log lines, as in HttpConnector
+              // mode. No deadline handler: the front end's call carries the deadline.
+              new RequestTraceHandler(),
+              new AppBodyHandler(back.limits()),
+              // Not in HttpConnector mode: tells the RPC connection that a failed response went
+              // over the limit, since nothing reached the client yet.
+              new ResponseSizeTracker(),
+              back.app());
+    }
+    return new RequestPaths(frontPath, backPath);
+  }
+
+  private RpcServer rpcServer() {
+    return rpcServer;
   }
 
   /** The bound public port once started. */
   public int port() {
-    return started().port();
-  }
-
-  /** The front end, once started. */
-  private LegacyRpcFront started() {
-    LegacyRpcFront running = front;
-    if (running == null) {
+    PublicServer server = front;
+    if (server == null || !server.isStarted()) {
       throw new IllegalStateException("not started");
     }
-    return running;
+    return server.port();
   }
 
   /** Where the runtime serves gRPC once started (the bound port for a TCP port 0). */
   public RpcTransport rpcAddress() {
-    return runtime.address();
+    if (rpcServer == null) {
+      throw new IllegalStateException("the runtime runs in another process");
+    }
+    return rpcServer.address();
   }
 
-  public Spec spec() {
-    return spec;
+  /** The runtime half, or null when it runs in another process. */
+  public RpcRuntime runtime() {
+    return runtime;
+  }
+
+  /** The public server, or null when the front end runs in another process. */
+  public PublicServer frontServer() {
+    return front;
   }
 
   /** The Jetty version serving requests. */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.protobuf.ByteString;
-import dev.aerun.rpc.front.FrontServer;
 import dev.aerun.rpc.proto.EvaluationRuntimeGrpc;
 import dev.aerun.rpc.proto.UPRequest;
 import dev.aerun.rpc.proto.UPResponse;
@@ -52,8 +51,8 @@ class LegacyRpcFrontTest {
     }
   }
 
-  private static FrontServer.Spec frontSpec() {
-    return new FrontServer.Spec(
+  private static LegacyRpcServer.Front frontSpec() {
+    return new LegacyRpcServer.Front(
         new PublicServerSpec(
             "127.0.0.1",
             0,
@@ -61,8 +60,7 @@ class LegacyRpcFrontTest {
             RequestLimits.defaults(),
             Duration.ofSeconds(30),
             new Capacity(8, 8, Duration.ofSeconds(1), false)),
-        new AppEnvironment("app", "v1", "default", "aerun/test", false),
-        true);
+        new AppEnvironment("app", "v1", "default", "aerun/test", false));
   }
 
   @Test
@@ -78,9 +76,8 @@ class LegacyRpcFrontTest {
 
   @Test
   void startsWithoutItsRuntimeAndAnswers503() throws Exception {
-    LegacyRpcFront front =
-        new LegacyRpcFront(
-            new LegacyRpcFront.Spec(frontSpec(), RpcTransport.parse("tcp:127.0.0.1:1")));
+    LegacyRpcServer front =
+        LegacyRpcServer.frontEnd(frontSpec(), RpcTransport.parse("tcp:127.0.0.1:1"));
     front.start();
     try {
       assertEquals(503, get(front.port(), "/x").statusCode());
@@ -91,8 +88,7 @@ class LegacyRpcFrontTest {
 
   @Test
   void portBeforeStartIsAnError() {
-    LegacyRpcFront front =
-        new LegacyRpcFront(new LegacyRpcFront.Spec(frontSpec(), RpcTransport.inProcess()));
+    LegacyRpcServer front = LegacyRpcServer.frontEnd(frontSpec(), RpcTransport.inProcess());
     assertThrows(IllegalStateException.class, front::port);
   }
 
@@ -100,8 +96,7 @@ class LegacyRpcFrontTest {
     try (RpcServer runtime =
         listen.startServer(
             new UrlRuntime(), RpcTransport.maxMessageBytes(RequestLimits.defaults()))) {
-      LegacyRpcFront front =
-          new LegacyRpcFront(new LegacyRpcFront.Spec(frontSpec(), runtime.address()));
+      LegacyRpcServer front = LegacyRpcServer.frontEnd(frontSpec(), runtime.address());
       front.start();
       try {
         HttpResponse<String> response = get(front.port(), "/a/b?c=d");
@@ -136,13 +131,11 @@ class LegacyRpcFrontTest {
               });
       acceptor.setDaemon(true);
       acceptor.start();
-      FrontServer.Spec spec = frontSpec();
-      LegacyRpcFront front =
-          new LegacyRpcFront(
-              new LegacyRpcFront.Spec(
-                  new FrontServer.Spec(
-                      spec.server(), spec.environment(), true, Duration.ofSeconds(2)),
-                  RpcTransport.tcp("127.0.0.1", wedged.getLocalPort())));
+      LegacyRpcServer.Front spec = frontSpec();
+      LegacyRpcServer front =
+          LegacyRpcServer.frontEnd(
+              new LegacyRpcServer.Front(spec.server(), spec.environment(), Duration.ofSeconds(2)),
+              RpcTransport.tcp("127.0.0.1", wedged.getLocalPort()));
       front.start();
       try {
         assertEquals(504, get(front.port(), "/x").statusCode());

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.server.PublicServerSpec;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.net.URI;
@@ -61,10 +62,12 @@ class LegacyRpcServerTest {
     }
   }
 
-  private static LegacyRpcServer.Spec spec(Handler app, RpcTransport transport) {
-    return LegacyRpcServer.Spec.defaults(app, ENVIRONMENT)
-        .withServer(s -> s.withHost("127.0.0.1").withPort(0))
-        .withTransport(transport);
+  private static LegacyRpcServer server(Handler app, RpcTransport transport) {
+    PublicServerSpec serving = PublicServerSpec.defaults().withHost("127.0.0.1").withPort(0);
+    return LegacyRpcServer.inOneJvm(
+        new LegacyRpcServer.Front(serving, ENVIRONMENT),
+        new LegacyRpcServer.Back(app, serving.limits(), serving.capacity()),
+        transport);
   }
 
   @Test
@@ -85,14 +88,13 @@ class LegacyRpcServerTest {
 
   @Test
   void failedDeployment_neverOpensThePort() throws Exception {
-    LegacyRpcServer server =
-        new LegacyRpcServer(spec(new FailingApp(), RpcTransport.tcp("127.0.0.1", 0)));
+    LegacyRpcServer server = server(new FailingApp(), RpcTransport.tcp("127.0.0.1", 0));
     assertThrows(Exception.class, server::start);
     assertThrows(IllegalStateException.class, server::port);
   }
 
   private static void assertEchoes(RpcTransport transport) throws Exception {
-    LegacyRpcServer server = new LegacyRpcServer(spec(new EchoApp(), transport));
+    LegacyRpcServer server = server(new EchoApp(), transport);
     server.start();
     int port = server.port();
     try {
@@ -124,8 +126,7 @@ class LegacyRpcServerTest {
 
   @Test
   void frontEndInThisJvm_appLogLinesAreNotCapturedForIt() throws Exception {
-    LegacyRpcServer server =
-        new LegacyRpcServer(spec(new EchoApp(), RpcTransport.tcp("127.0.0.1", 0)));
+    LegacyRpcServer server = server(new EchoApp(), RpcTransport.tcp("127.0.0.1", 0));
     server.start();
     try {
       assertFalse(capturesAppLogs());
@@ -136,13 +137,11 @@ class LegacyRpcServerTest {
 
   @Test
   void runtimeForAnotherProcess_capturesAppLogLines() throws Exception {
-    LegacyRpcRuntimeServer runtime =
-        new LegacyRpcRuntimeServer(
-            new LegacyRpcRuntimeServer.Spec(
-                new EchoApp(),
-                dev.aerun.runtime.contract.RequestLimits.defaults(),
-                dev.aerun.runtime.load.Capacity.forThisJvm(),
-                RpcTransport.inProcess()));
+    PublicServerSpec serving = PublicServerSpec.defaults();
+    LegacyRpcServer runtime =
+        LegacyRpcServer.runtime(
+            new LegacyRpcServer.Back(new EchoApp(), serving.limits(), serving.capacity()),
+            RpcTransport.inProcess());
     runtime.start();
     try {
       assertTrue(capturesAppLogs());

@@ -1,6 +1,7 @@
 package dev.aerun.main;
 
 import dev.aerun.runtime.lifecycle.Durations;
+import dev.aerun.runtime.server.RuntimeServer;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,67 +19,16 @@ import java.util.logging.Logger;
 final class RunningRuntime {
   private static final Logger log = Logger.getLogger(RunningRuntime.class.getName());
 
-  /** What is running: HttpConnector mode's server, or legacy mode's halves. */
-  interface Servers {
-    /** Blocks until the servers have stopped. */
-    void join() throws InterruptedException;
-
-    /**
-     * Stops accepting requests and waits up to {@code grace} for those in flight.
-     *
-     * @return true if every request finished in time
-     */
-    boolean drain(Duration grace) throws InterruptedException;
-
-    /** Stops the servers, the public port first; requests still running are ended. */
-    void stop() throws Exception;
-
-    /** The servers that {@code join}, {@code drain} and {@code stop} act on. */
-    static Servers of(Join join, Drain drain, Stop stop) {
-      return new Servers() {
-        @Override
-        public void join() throws InterruptedException {
-          join.join();
-        }
-
-        @Override
-        public boolean drain(Duration grace) throws InterruptedException {
-          return drain.drain(grace);
-        }
-
-        @Override
-        public void stop() throws Exception {
-          stop.stop();
-        }
-      };
-    }
-
-    /** See {@link Servers#join()}. */
-    interface Join {
-      void join() throws InterruptedException;
-    }
-
-    /** See {@link Servers#drain(Duration)}. */
-    interface Drain {
-      boolean drain(Duration grace) throws InterruptedException;
-    }
-
-    /** See {@link Servers#stop()}. */
-    interface Stop {
-      void stop() throws Exception;
-    }
-  }
-
-  private final Servers servers;
+  private final RuntimeServer server;
   private final Duration grace;
   private final AtomicBoolean shuttingDown = new AtomicBoolean();
   private volatile String firstSignal;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile int exitCode = Launcher.EXIT_OK;
 
-  /** Takes over {@code servers}: a stop signal drains them within {@code grace}. */
-  RunningRuntime(Duration grace, Servers servers) {
-    this.servers = servers;
+  /** Takes over {@code server}, started: a stop signal drains it within {@code grace}. */
+  RunningRuntime(Duration grace, RuntimeServer server) {
+    this.server = server;
     this.grace = grace;
     boolean signals = Signals.handle(Signals.STOP_SIGNALS, this::onStopSignal);
     // Whatever else ends the JVM (System.exit, or a stop signal where signals cannot be handled):
@@ -91,7 +41,7 @@ final class RunningRuntime {
   /** Blocks until the runtime stops, including a graceful shutdown's last steps. */
   void join() {
     try {
-      servers.join();
+      server.join();
       if (shuttingDown.get()) {
         stopped.await();
       }
@@ -108,8 +58,8 @@ final class RunningRuntime {
     try {
       log.info(reason + ": draining; requests in flight have " + Durations.format(grace));
       long start = System.nanoTime();
-      boolean clean = servers.drain(grace);
-      servers.stop();
+      boolean clean = server.drain(grace);
+      server.stop();
       long ms = (System.nanoTime() - start) / 1_000_000;
       log.info(
           clean
@@ -141,7 +91,7 @@ final class RunningRuntime {
   }
 
   void stop() throws Exception {
-    servers.stop();
+    server.stop();
   }
 
   private void onStopSignal(String name) {
@@ -173,7 +123,7 @@ final class RunningRuntime {
 
   private void stopQuietly() {
     try {
-      servers.stop();
+      server.stop();
     } catch (Exception e) {
       log.log(Level.WARNING, "stopping the runtime failed", e);
     }

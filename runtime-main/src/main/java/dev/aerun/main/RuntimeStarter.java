@@ -7,22 +7,16 @@ import dev.aerun.appengine.descriptor.RuntimeSelection;
 import dev.aerun.appengine.descriptor.ServingMode;
 import dev.aerun.httpconnector.HttpConnectorServer;
 import dev.aerun.main.LaunchOptions.Role;
-import dev.aerun.rpc.LegacyRpcFront;
-import dev.aerun.rpc.LegacyRpcRuntimeServer;
-import dev.aerun.rpc.LegacyRpcServer;
-import dev.aerun.rpc.front.FrontServer;
-import dev.aerun.rpc.transport.RpcTransport;
-import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.logging.LogFormat;
 import dev.aerun.runtime.logging.RuntimeLogs;
 import dev.aerun.runtime.server.PortUnavailableException;
 import dev.aerun.runtime.server.PublicServerSpec;
 import dev.aerun.runtime.server.PublicServers;
+import dev.aerun.runtime.server.RuntimeServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
@@ -79,7 +73,7 @@ final class RuntimeStarter {
       throws StartupException {
     if (options.role() == Role.FRONT) {
       LegacyJars.settle(true);
-      return startFront(options);
+      return LegacyStarts.startFront(options);
     }
     StagedApp app = read.staged();
     AppEngineWebXml descriptor = read.descriptor();
@@ -182,9 +176,9 @@ final class RuntimeStarter {
         new Deployed(app, descriptor, selection, webapp, options, capacity, devNote, apis::served);
     RunningRuntime runtime;
     if (options.role() == Role.RUNTIME) {
-      runtime = startRuntime(deployed);
+      runtime = LegacyStarts.startRuntime(deployed);
     } else if (selection.mode() == ServingMode.LEGACY_RPC) {
-      runtime = startLegacy(deployed);
+      runtime = LegacyStarts.startLegacy(deployed);
     } else {
       runtime = startHttp(deployed);
     }
@@ -198,7 +192,7 @@ final class RuntimeStarter {
    * What every role and mode starts from: the app deployed as a handler, with what chose and sizes
    * its serving.
    */
-  private record Deployed(
+  record Deployed(
       StagedApp app,
       AppEngineWebXml descriptor,
       RuntimeSelection selection,
@@ -221,9 +215,7 @@ final class RuntimeStarter {
                     options,
                     deployed.capacity(),
                     deployed.descriptor().appEngineApis())));
-    RunningRuntime.Servers servers =
-        RunningRuntime.Servers.of(server::join, server::drain, server::stop);
-    RunningRuntime running = start(app.displayName(), options, server::start, servers);
+    RunningRuntime running = start(app.displayName(), options, server);
     deployed.served().accept(server.port());
     logServing(
         app.displayName(),
@@ -253,7 +245,7 @@ final class RuntimeStarter {
   }
 
   /** The public server of every mode and role, from the options and the effective properties. */
-  private static PublicServerSpec publicServer(
+  static PublicServerSpec publicServer(
       Map<String, String> effective, LaunchOptions options, Capacity capacity, boolean apiTicket)
       throws StartupException {
     return new PublicServerSpec(
@@ -266,132 +258,8 @@ final class RuntimeStarter {
         options.requestLog(LogFormat::hasTerminal));
   }
 
-  /** Legacy RPC mode in this process: runtime and front end joined by {@code --rpc-transport}. */
-  private static RunningRuntime startLegacy(Deployed deployed) throws StartupException {
-    StagedApp app = deployed.app();
-    LaunchOptions options = deployed.options();
-    Map<String, String> effective = AppSettings.effective(deployed.descriptor(), options);
-    Path socketDirectory = null;
-    RpcTransport transport;
-    switch (options.rpcTransport()) {
-      case TCP -> transport = RpcTransport.tcp("127.0.0.1", 0);
-      case UNIX -> {
-        UnixSockets.require("--rpc-transport unix");
-        socketDirectory = UnixSockets.newDirectory(options);
-        transport = RpcTransport.unix(socketDirectory.resolve("runtime.sock"));
-      }
-      default -> transport = RpcTransport.inProcess();
-    }
-    LegacyRpcServer server =
-        new LegacyRpcServer(
-            new LegacyRpcServer.Spec(
-                deployed.webapp(),
-                publicServer(
-                    effective, options, deployed.capacity(), deployed.descriptor().appEngineApis()),
-                transport,
-                AppSettings.environment(deployed.descriptor(), options)));
-    Path socketsToDelete = socketDirectory;
-    RunningRuntime running =
-        start(
-            app.displayName(),
-            options,
-            server::start,
-            RunningRuntime.Servers.of(
-                server::join,
-                server::drain,
-                () -> {
-                  try {
-                    server.stop();
-                  } finally {
-                    UnixSockets.deleteQuietly(socketsToDelete);
-                  }
-                }));
-    deployed.served().accept(server.port());
-    logServing(
-        app.displayName(),
-        "legacy RPC mode ("
-            + deployed.selection().ee()
-            + ", "
-            + transport.kindName()
-            + " transport)",
-        options,
-        server.port(),
-        deployed.devNote());
-    return running;
-  }
-
-  /** {@code --role runtime}: the app, serving gRPC at {@code --rpc-listen} for a front end. */
-  private static RunningRuntime startRuntime(Deployed deployed) throws StartupException {
-    StagedApp app = deployed.app();
-    LaunchOptions options = deployed.options();
-    RpcTransport listen = options.rpcListen().orElseThrow();
-    if (listen.kind() == RpcTransport.Kind.UNIX) {
-      UnixSockets.require("--rpc-listen " + listen);
-    }
-    LegacyRpcRuntimeServer server =
-        new LegacyRpcRuntimeServer(
-            new LegacyRpcRuntimeServer.Spec(
-                deployed.webapp(),
-                AppSettings.limits(AppSettings.effective(deployed.descriptor(), options), options),
-                deployed.capacity(),
-                listen));
-    RunningRuntime.Servers servers =
-        RunningRuntime.Servers.of(server::join, server::drain, server::stop);
-    RunningRuntime running = start(app.displayName(), options, server::start, servers);
-    // Not the "at http://" of a public port: nothing here serves HTTP.
-    RuntimeLogs.announce(
-        log,
-        String.format(
-            "Runtime for %s in legacy RPC mode (%s) serving gRPC at %s - started in %d ms",
-            app.displayName(),
-            deployed.selection().ee(),
-            server.address(),
-            startupMillis(options)));
-    return running;
-  }
-
-  /**
-   * {@code --role front}: the public port, forwarding to the runtime at {@code --rpc-target}. The
-   * app is optional: its descriptor only contributes ids and {@code appengine.*} properties.
-   */
-  private static RunningRuntime startFront(LaunchOptions options) throws StartupException {
-    RpcTransport target = options.rpcTarget().orElseThrow();
-    if (target.kind() == RpcTransport.Kind.UNIX) {
-      UnixSockets.require("--rpc-target " + target);
-    }
-    AppEngineWebXml descriptor = AppEngineWebXml.empty();
-    String name = null;
-    if (options.app().isPresent()) {
-      StagedApp app = StagedApp.open(options.app().get());
-      descriptor = readDescriptor(app);
-      name = app.displayName();
-    }
-    Map<String, String> effective = AppSettings.effective(descriptor, options);
-    AppEnvironment environment = AppSettings.environment(descriptor, options);
-    Capacity capacity = AppSettings.capacity(descriptor, options, Runtime.getRuntime().maxMemory());
-    AppSettings.logCapacity(capacity, false);
-    LegacyRpcFront front =
-        new LegacyRpcFront(
-            new LegacyRpcFront.Spec(
-                new FrontServer.Spec(
-                    publicServer(effective, options, capacity, descriptor.appEngineApis()),
-                    environment,
-                    true),
-                target));
-    String shown = name != null ? name : environment.applicationId();
-    RunningRuntime running =
-        start(
-            "the front end for " + shown,
-            options,
-            front::start,
-            RunningRuntime.Servers.of(front::join, front::drain, front::stop));
-    logServing(
-        shown, "legacy RPC mode (front end, runtime at " + target + ")", options, front.port(), "");
-    return running;
-  }
-
   /** Milliseconds since this runtime's launcher started (the first JVM's, if relaunched). */
-  private static long startupMillis(LaunchOptions options) {
+  static long startupMillis(LaunchOptions options) {
     return options
         .relaunchedAt()
         .map(start -> System.currentTimeMillis() - start)
@@ -399,8 +267,7 @@ final class RuntimeStarter {
   }
 
   /** The start line; end-to-end tests find the port in its {@code at http://HOST:PORT/}. */
-  private static void logServing(
-      String app, String how, LaunchOptions options, int port, String devNote) {
+  static void logServing(String app, String how, LaunchOptions options, int port, String devNote) {
     String host = options.address().equals("0.0.0.0") ? "localhost" : options.address();
     RuntimeLogs.announce( // at once: people and tools wait for this line
         log,
@@ -415,7 +282,7 @@ final class RuntimeStarter {
             devNote));
   }
 
-  private static AppEngineWebXml readDescriptor(StagedApp app) throws StartupException {
+  static AppEngineWebXml readDescriptor(StagedApp app) throws StartupException {
     try (InputStream in = app.openDescriptor()) {
       return AppEngineWebXmlParser.parse(in, app.descriptorName());
     } catch (DescriptorException e) {
@@ -448,38 +315,17 @@ final class RuntimeStarter {
   }
 
   /**
-   * Starts the servers with {@code start}; if that fails, stops them (their {@code stop} also
-   * undoes what they made around them) and fails with one line naming {@code what}. Returns the
-   * runtime that drains and stops them on a signal: stop signals are ours before the start line,
-   * which is when a platform may send one.
+   * Starts {@code server}; if that fails (its parts already started are stopped again), fails with
+   * one line naming {@code what}. Returns the runtime that drains and stops it on a signal: stop
+   * signals are ours before the start line, which is when a platform may send one.
    */
-  private static RunningRuntime start(
-      String what, LaunchOptions options, Start start, RunningRuntime.Servers servers)
+  static RunningRuntime start(String what, LaunchOptions options, RuntimeServer server)
       throws StartupException {
     try {
-      start.start();
+      server.start();
     } catch (Exception | LinkageError e) {
-      stopQuietly(servers::stop);
       throw startFailed(what, e);
     }
-    return new RunningRuntime(options.shutdownGrace(), servers);
-  }
-
-  /** A server's start. */
-  private interface Start {
-    void start() throws Exception;
-  }
-
-  /** Something to stop while already failing. */
-  private interface Stoppable {
-    void stop() throws Exception;
-  }
-
-  private static void stopQuietly(Stoppable server) {
-    try {
-      server.stop();
-    } catch (Exception ignored) {
-      // Already failing; the start-up error is the one to report.
-    }
+    return new RunningRuntime(options.shutdownGrace(), server);
   }
 }

@@ -4,6 +4,7 @@ import dev.aerun.rpc.transport.RpcTransport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.eclipse.jetty.util.component.LifeCycle;
 
 /** The Unix domain sockets of legacy mode's transports: whether they exist here, and their home. */
 final class UnixSockets {
@@ -31,6 +32,22 @@ final class UnixSockets {
     } catch (IOException e) {
       throw new StartupException("cannot create a directory for the RPC socket: " + e, e);
     }
+  }
+
+  /** Deletes {@code socketDirectory} once {@code server} stopped, or failed to start. */
+  static void deleteWhenStopped(LifeCycle server, Path socketDirectory) {
+    server.addEventListener(
+        new LifeCycle.Listener() {
+          @Override
+          public void lifeCycleStopped(LifeCycle event) {
+            deleteQuietly(socketDirectory);
+          }
+
+          @Override
+          public void lifeCycleFailure(LifeCycle event, Throwable cause) {
+            deleteQuietly(socketDirectory);
+          }
+        });
   }
 
   /** Deletes the directory and its socket, if there is one. */

@@ -292,8 +292,8 @@ public class FrontHandler extends Handler.Abstract {
       EvaluationRuntimeStub stub =
           runtime.withDeadline(Deadline.after(remaining, TimeUnit.NANOSECONDS));
       request.addFailureListener(this::clientFailed);
-      // While the app runs, the connection is idle with nothing to read or write: FrontServer's
-      // WaitingIsNotIdle keeps Jetty's idle timeout from failing it; the call's deadline bounds it.
+      // While the app runs, the connection is idle with nothing to read or write: WaitingIsNotIdle,
+      // in front, keeps Jetty's idle timeout from failing it; the call's deadline bounds it.
       stub.handleRequest(up, this);
     }
 

@@ -21,8 +21,10 @@ import org.eclipse.jetty.util.Callback;
  * mode registers none in front of the app, so the same waits outlive the idle timeout there without
  * this guard ({@code IdleTimeoutTest} in http-connector).
  */
-final class WaitingIsNotIdle extends Handler.Wrapper {
-  WaitingIsNotIdle(Handler next) {
+public final class WaitingIsNotIdle extends Handler.Wrapper {
+  public WaitingIsNotIdle() {}
+
+  public WaitingIsNotIdle(Handler next) {
     super(next);
   }
 

@@ -12,8 +12,10 @@ import org.eclipse.jetty.util.Callback;
  * the count tells {@link RpcConnection} whether it failed because it went over the limit ({@code
  * RESPONSE_TOO_LARGE}) or for another reason. Changes nothing the app sees.
  */
-final class ResponseSizeTracker extends Handler.Wrapper {
-  ResponseSizeTracker(Handler app) {
+public final class ResponseSizeTracker extends Handler.Wrapper {
+  public ResponseSizeTracker() {}
+
+  public ResponseSizeTracker(Handler app) {
     super(app);
   }
 

@@ -25,7 +25,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.util.component.LifeCycle;
 
 /**
  * How legacy mode's front server and runtime talk gRPC (DESIGN §5). Immutable; {@link #parse} reads
@@ -71,6 +73,9 @@ public final class RpcTransport {
   static final Duration KEEP_ALIVE_TIME = Duration.ofSeconds(30);
 
   static final Duration KEEP_ALIVE_TIMEOUT = Duration.ofSeconds(10);
+
+  /** How long closing a server or channel lets calls, then event loops, finish. */
+  static final long GRACE_SECONDS = 5;
 
   private final Kind kind;
   private final String name;
@@ -255,16 +260,25 @@ public final class RpcTransport {
   }
 
   /**
-   * Starts a gRPC server with {@code service} on this transport.
+   * Starts a gRPC server with {@code service} on this transport: a started {@link RpcServer}.
    *
    * @param maxMessageBytes the largest request message accepted, see {@link #maxMessageBytes}
-   * @param serviceNeverBlocks true when {@code service} returns at once and answers from threads of
-   *     its own: it then runs on the transport's thread ({@code directExecutor}), saving a thread
-   *     hop per call; a service that may block must say false, or it stalls the transport
+   * @param serviceNeverBlocks see {@link RpcServer#RpcServer}
    * @throws IOException when the address cannot be bound, or Unix sockets are not supported
    */
   public RpcServer startServer(
       BindableService service, int maxMessageBytes, boolean serviceNeverBlocks) throws IOException {
+    RpcServer server = new RpcServer(this, service, maxMessageBytes, serviceNeverBlocks);
+    start(server);
+    return server;
+  }
+
+  /** A bound and started gRPC server, with the event loops it owns. */
+  record Bound(Server server, RpcTransport address, List<EventLoopGroup> groups) {}
+
+  /** Binds and starts a gRPC server with {@code service} on this transport. */
+  Bound bind(BindableService service, int maxMessageBytes, boolean serviceNeverBlocks)
+      throws IOException {
     switch (kind) {
       case INPROCESS -> {
         InProcessServerBuilder builder =
@@ -274,7 +288,7 @@ public final class RpcTransport {
         if (serviceNeverBlocks) {
           builder.directExecutor();
         }
-        return new RpcServer(builder.build().start(), this, List.of());
+        return new Bound(builder.build().start(), this, List.of());
       }
       case TCP -> {
         EventLoopGroup boss = new NioEventLoopGroup(1, threads("aerun-grpc-accept"));
@@ -284,7 +298,7 @@ public final class RpcTransport {
                 .channelType(NioServerSocketChannel.class);
         Server server =
             startNetty(builder, service, maxMessageBytes, serviceNeverBlocks, boss, workers);
-        return new RpcServer(server, tcp(host, server.getPort()), List.of(boss, workers));
+        return new Bound(server, tcp(host, server.getPort()), List.of(boss, workers));
       }
       case UNIX -> {
         requireUnixSockets();
@@ -295,7 +309,7 @@ public final class RpcTransport {
                 .channelType(EpollServerDomainSocketChannel.class);
         Server server =
             startNetty(builder, service, maxMessageBytes, serviceNeverBlocks, boss, workers);
-        return new RpcServer(server, this, List.of(boss, workers));
+        return new Bound(server, this, List.of(boss, workers));
       }
       default -> throw new AssertionError(kind);
     }
@@ -326,22 +340,38 @@ public final class RpcTransport {
           .build()
           .start();
     } catch (IOException | RuntimeException e) {
-      RpcServer.shutdownGroups(List.of(boss, workers));
+      shutdownGroups(List.of(boss, workers));
       throw e;
     }
   }
 
   /**
-   * Opens a channel to a server on this transport. Connecting is lazy: a server that is not there
-   * (yet) makes calls fail with {@code UNAVAILABLE}, not this method.
-   *
-   * <p>Responses are delivered on the transport's own thread ({@code directExecutor}): the front
-   * server's callbacks only hand bytes to Jetty, which never blocks.
+   * Opens a channel to a server on this transport: a started {@link RpcChannel}. Connecting is
+   * lazy: a server that is not there (yet) makes calls fail with {@code UNAVAILABLE}, not this
+   * method.
    *
    * @param maxMessageBytes the largest response message accepted, see {@link #maxMessageBytes}
    * @throws IOException when Unix sockets are not supported here
    */
   public RpcChannel openChannel(int maxMessageBytes) throws IOException {
+    RpcChannel channel = new RpcChannel(() -> this, maxMessageBytes);
+    start(channel);
+    return channel;
+  }
+
+  /**
+   * An open channel, the event loops it owns, and for a socket the scheduler that nudges it to
+   * reconnect (see {@link RpcChannel}); null for in-process.
+   */
+  record Connected(
+      ManagedChannel channel, List<EventLoopGroup> groups, ScheduledExecutorService scheduler) {}
+
+  /**
+   * Opens a channel to a server on this transport. Responses are delivered on the transport's own
+   * thread ({@code directExecutor}): the front server's callbacks only hand bytes to Jetty, which
+   * never blocks.
+   */
+  Connected connect(int maxMessageBytes) throws IOException {
     switch (kind) {
       case INPROCESS -> {
         ManagedChannel channel =
@@ -349,7 +379,7 @@ public final class RpcTransport {
                 .directExecutor()
                 .maxInboundMessageSize(maxMessageBytes)
                 .build();
-        return new RpcChannel(channel, this, List.of());
+        return new Connected(channel, List.of(), null);
       }
       case TCP -> {
         if (port == 0) {
@@ -359,8 +389,7 @@ public final class RpcTransport {
         NettyChannelBuilder builder =
             NettyChannelBuilder.forAddress(new InetSocketAddress(host, port))
                 .channelType(NioSocketChannel.class, InetSocketAddress.class);
-        return RpcChannel.reconnecting(
-            buildNetty(builder, group, maxMessageBytes), this, List.of(group), group);
+        return new Connected(buildNetty(builder, group, maxMessageBytes), List.of(group), group);
       }
       case UNIX -> {
         requireUnixSockets();
@@ -368,10 +397,30 @@ public final class RpcTransport {
         NettyChannelBuilder builder =
             NettyChannelBuilder.forAddress(new DomainSocketAddress(path.toString()))
                 .channelType(EpollDomainSocketChannel.class, DomainSocketAddress.class);
-        return RpcChannel.reconnecting(
-            buildNetty(builder, group, maxMessageBytes), this, List.of(group), group);
+        return new Connected(buildNetty(builder, group, maxMessageBytes), List.of(group), group);
       }
       default -> throw new AssertionError(kind);
+    }
+  }
+
+  /** Starts {@code part}, with the failure of its start as it was. */
+  private static void start(LifeCycle part) throws IOException {
+    try {
+      part.start();
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
+    }
+  }
+
+  /** Shuts {@code groups} down, waiting a few seconds for each. */
+  static void shutdownGroups(List<EventLoopGroup> groups) {
+    for (EventLoopGroup group : groups) {
+      group.shutdownGracefully(0, GRACE_SECONDS, TimeUnit.SECONDS);
+    }
+    for (EventLoopGroup group : groups) {
+      group.terminationFuture().awaitUninterruptibly(2 * GRACE_SECONDS, TimeUnit.SECONDS);
     }
   }
 

@@ -7,20 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import dev.aerun.rpc.LegacyRpcServer;
 import dev.aerun.rpc.proto.AppLogLine;
 import dev.aerun.rpc.proto.HttpRequest;
 import dev.aerun.rpc.proto.UPRequest;
 import dev.aerun.rpc.proto.UPResponse;
+import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.contract.TrustPolicy;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.server.PublicServerSpec;
-import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
-import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,8 +51,7 @@ class FrontHandlerTest {
 
   private final FakeRuntime runtime = new FakeRuntime();
   private Server grpcServer;
-  private ManagedChannel channel;
-  private FrontServer front;
+  private LegacyRpcServer front;
 
   private int start(TrustPolicy trust) throws Exception {
     return start(trust, new RequestLimits(LIMIT, LIMIT, false, 64 * 1024));
@@ -73,10 +72,9 @@ class FrontHandlerTest {
     String name = InProcessServerBuilder.generateName();
     grpcServer =
         InProcessServerBuilder.forName(name).directExecutor().addService(runtime).build().start();
-    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     front =
-        new FrontServer(
-            new FrontServer.Spec(
+        LegacyRpcServer.frontEnd(
+            new LegacyRpcServer.Front(
                 new PublicServerSpec(
                     "127.0.0.1",
                     0,
@@ -84,9 +82,8 @@ class FrontHandlerTest {
                     limits,
                     idleTimeout,
                     capacity),
-                ENVIRONMENT,
-                true),
-            channel);
+                ENVIRONMENT),
+            RpcTransport.inProcess(name));
     front.start();
     return front.port();
   }
@@ -95,9 +92,6 @@ class FrontHandlerTest {
   void stop() throws Exception {
     if (front != null) {
       front.stop();
-    }
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
     if (grpcServer != null) {
       grpcServer.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

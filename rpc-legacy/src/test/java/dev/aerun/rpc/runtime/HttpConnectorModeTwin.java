@@ -3,6 +3,7 @@ package dev.aerun.rpc.runtime;
 import com.google.protobuf.ByteString;
 import dev.aerun.rpc.proto.HttpRequest;
 import dev.aerun.rpc.proto.UPRequest;
+import dev.aerun.runtime.contract.AppBodyHandler;
 import dev.aerun.runtime.contract.AppEngineRequestHandler;
 import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.ContractResult;
@@ -42,7 +43,7 @@ final class HttpConnectorModeTwin implements AutoCloseable {
             server, new HttpConnectionFactory(PublicServers.newHttpConfiguration(limits)));
     server.addConnector(connector);
     AppEngineRequestHandler contract = new AppEngineRequestHandler(OPTIONS);
-    Handler.Wrapper body = limits.newAppBodyHandler();
+    Handler.Wrapper body = new AppBodyHandler(limits);
     server.setHandler(contract);
     contract.setHandler(body);
     body.setHandler(app);

@@ -1,5 +1,6 @@
 package dev.aerun.rpc.runtime;
 
+import dev.aerun.rpc.LegacyRpcServer;
 import dev.aerun.rpc.proto.EvaluationRuntimeGrpc;
 import dev.aerun.rpc.proto.HttpHeader;
 import dev.aerun.rpc.proto.HttpRequest;
@@ -17,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.server.Handler;
 
 /**
- * An {@link RpcRuntime} served over grpc-inprocess with direct executors on both ends, and a
- * blocking stub to call it: the real connector and the real service, no sockets.
+ * The {@link RpcRuntime} of a legacy runtime ({@link LegacyRpcServer#runtime}, whose request path
+ * it has), served over grpc-inprocess with direct executors on both ends, and a blocking stub to
+ * call it: the real connector and the real service, no sockets.
  */
 final class InProcessRuntime implements AutoCloseable {
   final RpcRuntime runtime;
@@ -32,7 +34,10 @@ final class InProcessRuntime implements AutoCloseable {
 
   InProcessRuntime(Handler app, RequestLimits limits, Capacity capacity, boolean start)
       throws Exception {
-    runtime = new RpcRuntime(new RpcRuntime.Spec(app, limits, capacity));
+    runtime =
+        LegacyRpcServer.runtime(
+                new LegacyRpcServer.Back(app, limits, capacity), RpcTransport.inProcess())
+            .runtime();
     if (start) {
       runtime.start();
     }

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.google.protobuf.ByteString;
+import dev.aerun.rpc.LegacyRpcServer;
 import dev.aerun.rpc.proto.EvaluationRuntimeGrpc;
 import dev.aerun.rpc.proto.UPRequest;
 import dev.aerun.rpc.proto.UPResponse;
 import dev.aerun.rpc.transport.RpcChannel;
-import dev.aerun.rpc.transport.RpcServer;
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.load.Capacity;
@@ -24,17 +24,15 @@ import org.junit.jupiter.api.Test;
 class RpcRuntimeOverTcpTest {
   @Test
   void handleRequest_overTcp_bodyAtTheLimitRoundTrips() throws Exception {
-    RpcRuntime runtime =
-        new RpcRuntime(
-            new RpcRuntime.Spec(
+    LegacyRpcServer runtime =
+        LegacyRpcServer.runtime(
+            new LegacyRpcServer.Back(
                 new TestApp(),
                 RequestLimits.defaults(),
-                new Capacity(8, 8, Duration.ofSeconds(1), false)));
+                new Capacity(8, 8, Duration.ofSeconds(1), false)),
+            RpcTransport.tcp("127.0.0.1", 0));
     runtime.start();
-    try (RpcServer server =
-            RpcTransport.tcp("127.0.0.1", 0)
-                .startServer(runtime.service(), RpcRuntime.MAX_MESSAGE_BYTES);
-        RpcChannel channel = server.address().openChannel(RpcRuntime.MAX_MESSAGE_BYTES)) {
+    try (RpcChannel channel = runtime.rpcAddress().openChannel(RpcRuntime.MAX_MESSAGE_BYTES)) {
       byte[] body = new byte[(int) RequestLimits.DEFAULT_BODY_LIMIT];
       new Random(7).nextBytes(body);
       UPRequest.Builder up = InProcessRuntime.get("/echo");

@@ -46,6 +46,11 @@ public final class AppBodyHandler extends Handler.Wrapper {
     this.responseLimit = responseLimit;
   }
 
+  /** The request limit and the response limit in force of {@code limits}. */
+  public AppBodyHandler(RequestLimits limits) {
+    this(limits.requestBodyLimit(), limits.effectiveResponseBodyLimit());
+  }
+
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     long length = request.getLength();

@@ -3,7 +3,6 @@ package dev.aerun.runtime.contract;
 import dev.aerun.runtime.load.BodyTimeoutHandler;
 import java.time.Duration;
 import java.util.Objects;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 
 /**
@@ -91,25 +90,9 @@ public record RequestLimits(
         requestBodyLimit, responseBodyLimit, ignoreResponseSizeLimit, requestHeaderSize, timeout);
   }
 
-  /**
-   * A new handler bounding how long a request body may take to arrive; put it right behind the
-   * concurrency limit, so that a slow body cannot hold a running slot beyond the bound.
-   */
-  public Handler.Wrapper newBodyTimeoutHandler() {
-    return new BodyTimeoutHandler(requestBodyTimeout, null);
-  }
-
   /** The response limit in force: -1 when lifted. */
   public long effectiveResponseBodyLimit() {
     return ignoreResponseSizeLimit ? -1 : responseBodyLimit;
-  }
-
-  /**
-   * A new handler enforcing the body limits (and keeping the app from framing its response, see
-   * {@link AppBodyHandler}); put it in front of the app.
-   */
-  public Handler.Wrapper newAppBodyHandler() {
-    return new AppBodyHandler(requestBodyLimit, effectiveResponseBodyLimit());
   }
 
   /** Applies the header limit to a connector's configuration. */

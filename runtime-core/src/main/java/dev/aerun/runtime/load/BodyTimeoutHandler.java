@@ -47,12 +47,16 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
   /**
    * @param timeout how long a body may take (extended by its arrived bytes); zero for no bound
    */
-  public BodyTimeoutHandler(Duration timeout, Handler next) {
-    super(next);
+  public BodyTimeoutHandler(Duration timeout) {
     if (timeout.isNegative()) {
       throw new IllegalArgumentException("body timeout must not be negative: " + timeout);
     }
     this.timeoutNanos = timeout.toNanos();
+  }
+
+  public BodyTimeoutHandler(Duration timeout, Handler next) {
+    this(timeout);
+    setHandler(next);
   }
 
   @Override

@@ -55,11 +55,15 @@ public class ConcurrencyLimitHandler extends Handler.Wrapper {
   private final AtomicLong rejectedSinceLog = new AtomicLong();
   private final AtomicLong nextLogNanos = new AtomicLong(System.nanoTime());
 
-  public ConcurrencyLimitHandler(Capacity capacity, Handler next) {
-    super(next);
+  public ConcurrencyLimitHandler(Capacity capacity) {
     this.capacity = capacity;
     this.free = new AtomicInteger(capacity.maxConcurrentRequests());
     this.maxWaiting = capacity.maxQueueWait().isZero() ? 0 : capacity.maxQueuedRequests();
+  }
+
+  public ConcurrencyLimitHandler(Capacity capacity, Handler next) {
+    this(capacity);
+    setHandler(next);
   }
 
   public Capacity capacity() {

@@ -40,6 +40,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
 public final class DeadlineHandler extends Handler.Wrapper {
   private static final Logger log = Logger.getLogger(DeadlineHandler.class.getName());
 
+  public DeadlineHandler() {}
+
   public DeadlineHandler(Handler next) {
     super(next);
   }

@@ -24,7 +24,6 @@ import org.eclipse.jetty.server.ServerConnector;
  *   <li>{@link #newConnector}: HTTP/1.1 with no {@code Server} or {@code X-Powered-By} header, a
  *       {@code Date} header, the header size limit of {@link RequestLimits#configure}, and the idle
  *       timeout.
- *   <li>{@link #startThenOpen}: bind the port first, deploy everything, accept last.
  * </ul>
  */
 public final class PublicServers {
@@ -51,7 +50,7 @@ public final class PublicServers {
   }
 
   /**
-   * A plain HTTP/1.1 connector for {@code server}, not yet added to it: see {@link #startThenOpen}.
+   * A plain HTTP/1.1 connector for {@code server}, not yet added to it: see {@link PublicServer}.
    *
    * @param host the address to bind, or null for all interfaces
    * @param port the port; 0 picks a free one
@@ -83,41 +82,6 @@ public final class PublicServers {
           host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port), 1);
     } catch (IOException e) {
       throw new PortUnavailableException(host, port, e);
-    }
-  }
-
-  /**
-   * Binds {@code connector}'s port, then starts {@code server} (deploying every handler, the webapp
-   * above all), and only then adds and starts {@code connector}, which begins accepting. A port
-   * that cannot be bound (in use, not permitted) fails at once, before the app is deployed, with a
-   * {@link PortUnavailableException}; a client that connects during deployment waits in the backlog
-   * and is served once the app is ready, never by a half-started server. If anything fails, the
-   * server is stopped and the port is closed again.
-   */
-  public static void startThenOpen(Server server, ServerConnector connector) throws Exception {
-    try {
-      connector.open();
-    } catch (IOException e) {
-      throw new PortUnavailableException(connector.getHost(), connector.getPort(), e);
-    }
-    try {
-      server.start();
-      server.addConnector(connector);
-      if (!connector.isStarted()) {
-        connector.start();
-      }
-    } catch (Exception | LinkageError e) { // the app's classes may fail to load with an Error
-      try {
-        server.stop();
-      } catch (Exception suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      try {
-        connector.close();
-      } catch (RuntimeException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
     }
   }
 }

@@ -26,7 +26,7 @@ final class InMemoryServer implements AutoCloseable {
     connector = new LocalConnector(server, new HttpConnectionFactory(http));
     server.addConnector(connector);
     AppEngineRequestHandler contract = new AppEngineRequestHandler(options);
-    Handler.Wrapper body = limits.newAppBodyHandler();
+    Handler.Wrapper body = new AppBodyHandler(limits);
     server.setHandler(contract);
     contract.setHandler(body);
     body.setHandler(app);
