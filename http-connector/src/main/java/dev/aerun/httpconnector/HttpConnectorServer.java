@@ -1,19 +1,30 @@
 package dev.aerun.httpconnector;
 
+import dev.aerun.runtime.apis.ApiProxyHandler;
 import dev.aerun.runtime.contract.AppBodyHandler;
 import dev.aerun.runtime.contract.AppEngineRequestHandler;
+import dev.aerun.runtime.dev.DevStatusHandler;
+import dev.aerun.runtime.dev.DeveloperHandler;
+import dev.aerun.runtime.dev.Development;
+import dev.aerun.runtime.dev.ReloadableHandler;
 import dev.aerun.runtime.lifecycle.DrainHandler;
 import dev.aerun.runtime.lifecycle.HealthHandler;
+import dev.aerun.runtime.lifecycle.WarmupHandler;
 import dev.aerun.runtime.load.BodyTimeoutHandler;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.load.DeadlineHandler;
 import dev.aerun.runtime.logging.AccessLog;
 import dev.aerun.runtime.logging.RequestTraceHandler;
+import dev.aerun.runtime.security.DevLoginHandler;
 import dev.aerun.runtime.server.HandlerChain;
 import dev.aerun.runtime.server.PublicServer;
 import dev.aerun.runtime.server.PublicServerSpec;
 import dev.aerun.runtime.server.RuntimeServer;
+import dev.aerun.runtime.statics.StaticFilesHandler;
+import dev.aerun.runtime.webapp.Deployment;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
@@ -21,7 +32,8 @@ import org.eclipse.jetty.util.Jetty;
 
 /**
  * HttpConnector mode (DESIGN §5): one Jetty server whose connector streams requests through the
- * request contract and the size limits straight into the app. Nothing buffers whole bodies.
+ * request contract and the size limits straight into the app. Nothing buffers whole bodies. Its
+ * whole request path is assembled in one method, {@code requestPath}.
  */
 public final class HttpConnectorServer extends RuntimeServer {
   private final Spec spec;
@@ -30,23 +42,25 @@ public final class HttpConnectorServer extends RuntimeServer {
   /**
    * What to serve and how. Immutable.
    *
-   * @param app the app's handler, e.g. the webapp context
+   * @param app the app, as deployed
+   * @param development what {@code --development} adds; empty in production
    * @param server where to listen, trust, limits and capacity (see {@link #port()} for port 0)
    */
-  public record Spec(Handler app, PublicServerSpec server) {
+  public record Spec(Deployment app, Optional<Development> development, PublicServerSpec server) {
     public Spec {
       Objects.requireNonNull(app, "app");
+      Objects.requireNonNull(development, "development");
       Objects.requireNonNull(server, "server");
     }
 
-    /** {@code app} with the defaults of {@link PublicServerSpec#defaults()}. */
+    /** Just {@code app} ({@link Deployment#of}), with the defaults of {@link PublicServerSpec}. */
     public static Spec defaults(Handler app) {
-      return new Spec(app, PublicServerSpec.defaults());
+      return new Spec(Deployment.of(app), Optional.empty(), PublicServerSpec.defaults());
     }
 
     /** This spec with {@code change} applied to its public server's settings. */
     public Spec withServer(UnaryOperator<PublicServerSpec> change) {
-      return new Spec(app, change.apply(server));
+      return new Spec(app, development, change.apply(server));
     }
   }
 
@@ -64,11 +78,22 @@ public final class HttpConnectorServer extends RuntimeServer {
 
   /**
    * HttpConnector mode's request path, top to bottom; read it beside legacy mode's ({@code
-   * LegacyRpcServer#requestPaths}), whose handlers it shares where the modes agree.
+   * LegacyRpcServer#requestPaths}), which shares its handlers where the modes agree.
    */
   private static Handler requestPath(Spec spec) {
     PublicServerSpec serving = spec.server();
+    Optional<Development> development = spec.development();
     DrainHandler drain = new DrainHandler();
+    // The app's own handlers, built again for each redeploy in development.
+    Function<Deployment, Handler> appHandlers =
+        app ->
+            HandlerChain.of(
+                // The platform's warm-up and start requests, unless the app maps them itself.
+                new WarmupHandler(app.warmupEnabled(), app.webappMaps()),
+                // Answered before the webapp, as the platform's front end would.
+                app.staticFiles().map(StaticFilesHandler::new).orElse(null),
+                app.appEngineApis().map(ApiProxyHandler::new).orElse(null),
+                app.webapp());
     return HandlerChain.of(
         new HealthHandler(drain),
         drain,
@@ -81,7 +106,15 @@ public final class HttpConnectorServer extends RuntimeServer {
         new DeadlineHandler(),
         // The body size limits, and the app's framing headers dropped.
         new AppBodyHandler(serving.limits()),
-        spec.app());
+        // Development only: the developer's requests told from everyone else's, /_ah/dev, and
+        // the login page (anyone may pick a user there).
+        development.map(dev -> new DeveloperHandler(dev.hosts())).orElse(null),
+        development.map(dev -> new DevStatusHandler(dev.statusPage())).orElse(null),
+        development.isPresent() ? new DevLoginHandler() : null,
+        // With --watch, a new deployment's handlers replace these on each change.
+        development.filter(Development::watch).isPresent()
+            ? new ReloadableHandler(appHandlers, spec.app())
+            : appHandlers.apply(spec.app()));
   }
 
   public Spec spec() {

@@ -46,7 +46,8 @@ class IdleTimeoutTest {
 
   /**
    * /hold keeps its thread for a while; /later answers from another thread after a while;
-   * /listening does the same with a failure listener, as legacy mode's front end has.
+   * /listening waits with a failure listener, as legacy mode's front end does, until it hears of a
+   * failure.
    */
   private final Handler app =
       new Handler.Abstract() {
@@ -59,10 +60,13 @@ class IdleTimeoutTest {
               Thread.sleep(WAIT_MILLIS);
               response.write(true, StandardCharsets.US_ASCII.encode("held"), callback);
             }
-            case "/listening" -> {
-              request.addFailureListener(failure::complete);
-              answerLater(response, callback);
-            }
+            case "/listening" ->
+                // Ends when its failure listener hears of something, however late that comes.
+                request.addFailureListener(
+                    cause -> {
+                      failure.complete(cause);
+                      callback.failed(cause);
+                    });
             case "/later" -> answerLater(response, callback);
             default -> response.write(true, StandardCharsets.US_ASCII.encode("quick"), callback);
           }

@@ -7,23 +7,35 @@ import dev.aerun.rpc.runtime.RpcRuntime;
 import dev.aerun.rpc.transport.RpcChannel;
 import dev.aerun.rpc.transport.RpcServer;
 import dev.aerun.rpc.transport.RpcTransport;
+import dev.aerun.runtime.apis.ApiProxyHandler;
 import dev.aerun.runtime.contract.AppBodyHandler;
 import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.dev.DevStatusHandler;
+import dev.aerun.runtime.dev.DeveloperHandler;
+import dev.aerun.runtime.dev.Development;
+import dev.aerun.runtime.dev.ReloadableHandler;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.lifecycle.DrainHandler;
 import dev.aerun.runtime.lifecycle.HealthHandler;
+import dev.aerun.runtime.lifecycle.WarmupHandler;
+import dev.aerun.runtime.load.BodyMemory;
 import dev.aerun.runtime.load.BodyTimeoutHandler;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.logging.AccessLog;
 import dev.aerun.runtime.logging.RequestTraceHandler;
+import dev.aerun.runtime.security.DevLoginHandler;
 import dev.aerun.runtime.server.HandlerChain;
 import dev.aerun.runtime.server.PublicServer;
 import dev.aerun.runtime.server.PublicServerSpec;
 import dev.aerun.runtime.server.RuntimeServer;
+import dev.aerun.runtime.statics.StaticFilesHandler;
+import dev.aerun.runtime.webapp.Deployment;
 import io.grpc.Channel;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.util.Jetty;
 
@@ -70,17 +82,25 @@ public final class LegacyRpcServer extends RuntimeServer {
   /**
    * The runtime half: the app on the back server. Immutable.
    *
-   * @param app the app's handler, e.g. the webapp context
+   * @param app the app, as deployed
+   * @param development what {@code --development} adds; empty in production
    * @param limits body size limits, as in HttpConnector mode; they also size the largest gRPC
    *     message
    * @param capacity the back server's request threads (the front end enforces the concurrency
    *     limit, and the runtime refuses more calls than it runs and queues)
    */
-  public record Back(Handler app, RequestLimits limits, Capacity capacity) {
+  public record Back(
+      Deployment app, Optional<Development> development, RequestLimits limits, Capacity capacity) {
     public Back {
       Objects.requireNonNull(app, "app");
+      Objects.requireNonNull(development, "development");
       Objects.requireNonNull(limits, "limits");
       Objects.requireNonNull(capacity, "capacity");
+    }
+
+    /** Just {@code app} ({@link Deployment#of}), in production. */
+    public Back(Handler app, RequestLimits limits, Capacity capacity) {
+      this(Deployment.of(app), Optional.empty(), limits, capacity);
     }
   }
 
@@ -91,27 +111,38 @@ public final class LegacyRpcServer extends RuntimeServer {
   /**
    * Both halves in this JVM, joined by {@code between}: {@link RpcTransport#inProcess()}, or a
    * socket (a TCP port 0 picks a free port) that another front end may also call.
+   *
+   * @param memory the JVM's budget for buffered bodies, which both halves share as they share the
+   *     heap
    */
-  public static LegacyRpcServer inOneJvm(Front front, Back back, RpcTransport between) {
-    return new LegacyRpcServer(front, back, between);
+  public static LegacyRpcServer inOneJvm(
+      Front front, Back back, RpcTransport between, BodyMemory memory) {
+    return new LegacyRpcServer(front, back, between, memory);
   }
 
   /**
    * The front half alone, calling a runtime at {@code target}, in another process. The channel
    * connects lazily: a front end whose runtime is not (yet) reachable starts, and answers 503 until
    * it is.
+   *
+   * @param memory the JVM's budget for buffered request bodies
    */
-  public static LegacyRpcServer frontEnd(Front front, RpcTransport target) {
-    return new LegacyRpcServer(front, null, target);
+  public static LegacyRpcServer frontEnd(Front front, RpcTransport target, BodyMemory memory) {
+    return new LegacyRpcServer(front, null, target, memory);
   }
 
-  /** The runtime half alone, serving gRPC at {@code listen} for a front end in another process. */
-  public static LegacyRpcServer runtime(Back back, RpcTransport listen) {
-    return new LegacyRpcServer(null, back, listen);
+  /**
+   * The runtime half alone, serving gRPC at {@code listen} for a front end in another process.
+   *
+   * @param memory the JVM's budget for buffered responses
+   */
+  public static LegacyRpcServer runtime(Back back, RpcTransport listen, BodyMemory memory) {
+    return new LegacyRpcServer(null, back, listen, memory);
   }
 
-  private LegacyRpcServer(Front front, Back back, RpcTransport transport) {
+  private LegacyRpcServer(Front front, Back back, RpcTransport transport, BodyMemory memory) {
     Objects.requireNonNull(transport, "transport");
+    Objects.requireNonNull(memory, "memory");
     RequestLimits limits = back != null ? back.limits() : front.server().limits();
     int maxMessageBytes = RpcTransport.maxMessageBytes(limits);
     // The app's log lines travel with each answer only to a front end in another process: in one
@@ -125,12 +156,16 @@ public final class LegacyRpcServer extends RuntimeServer {
     }
     RequestPaths paths =
         requestPaths(
-            front, back, channel == null ? null : channel.channel(), appLinesCrossProcesses);
+            front,
+            back,
+            channel == null ? null : channel.channel(),
+            appLinesCrossProcesses,
+            memory);
     if (back != null) {
       runtime =
           new RpcRuntime(
               new RpcRuntime.Spec(
-                  paths.back(), back.limits(), back.capacity(), appLinesCrossProcesses));
+                  paths.back(), back.limits(), back.capacity(), appLinesCrossProcesses, memory));
       // The runtime's service hands each call to its own threads and returns at once.
       rpcServer = new RpcServer(transport, runtime.service(), maxMessageBytes, true);
       addPart(runtime);
@@ -162,11 +197,16 @@ public final class LegacyRpcServer extends RuntimeServer {
   private record RequestPaths(Handler front, Handler back) {}
 
   /**
-   * Legacy mode's request paths, front then back; read them beside HttpConnector mode's ({@code
-   * HttpConnectorServer#requestPath}), whose handlers they share where the modes agree.
+   * Legacy mode's request paths, the front end's then the runtime's, top to bottom; read them
+   * beside HttpConnector mode's ({@code HttpConnectorServer#requestPath}), which shares their
+   * handlers where the modes agree.
    */
   private static RequestPaths requestPaths(
-      Front front, Back back, Channel toRuntime, boolean appLinesCrossProcesses) {
+      Front front,
+      Back back,
+      Channel toRuntime,
+      boolean appLinesCrossProcesses,
+      BodyMemory memory) {
     Handler frontPath = null;
     if (front != null) {
       PublicServerSpec serving = front.server();
@@ -190,10 +230,22 @@ public final class LegacyRpcServer extends RuntimeServer {
                   serving.limits(),
                   front.environment(),
                   appLinesCrossProcesses,
-                  front.callTimeout()));
+                  front.callTimeout(),
+                  memory));
     }
     Handler backPath = null;
     if (back != null) {
+      Optional<Development> development = back.development();
+      // The app's own handlers, built again for each redeploy in development.
+      Function<Deployment, Handler> appHandlers =
+          app ->
+              HandlerChain.of(
+                  // The platform's warm-up and start requests, unless the app maps them itself.
+                  new WarmupHandler(app.warmupEnabled(), app.webappMaps()),
+                  // Answered before the webapp, as the platform's front end would.
+                  app.staticFiles().map(StaticFilesHandler::new).orElse(null),
+                  app.appEngineApis().map(ApiProxyHandler::new).orElse(null),
+                  app.webapp());
       backPath =
           HandlerChain.of(
               // The RPC connector set the request's attributes (the contract's outcome) from the
@@ -204,7 +256,15 @@ public final class LegacyRpcServer extends RuntimeServer {
               // Not in HttpConnector mode: tells the RPC connection that a failed response went
               // over the limit, since nothing reached the client yet.
               new ResponseSizeTracker(),
-              back.app());
+              // Development only: the developer's requests told from everyone else's, /_ah/dev, and
+              // the login page (anyone may pick a user there).
+              development.map(dev -> new DeveloperHandler(dev.hosts())).orElse(null),
+              development.map(dev -> new DevStatusHandler(dev.statusPage())).orElse(null),
+              development.isPresent() ? new DevLoginHandler() : null,
+              // With --watch, a new deployment's handlers replace these on each change.
+              development.filter(Development::watch).isPresent()
+                  ? new ReloadableHandler(appHandlers, back.app())
+                  : appHandlers.apply(back.app()));
     }
     return new RequestPaths(frontPath, backPath);
   }

@@ -13,6 +13,7 @@ import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.load.BodyMemory;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.server.PublicServerSpec;
 import io.grpc.stub.StreamObserver;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LegacyRpcFrontTest {
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
+  private static final BodyMemory MEMORY = new BodyMemory(1L << 30);
 
   /** Answers with the request's URL, so a test sees the request went through. */
   static final class UrlRuntime extends EvaluationRuntimeGrpc.EvaluationRuntimeImplBase {
@@ -77,7 +79,7 @@ class LegacyRpcFrontTest {
   @Test
   void startsWithoutItsRuntimeAndAnswers503() throws Exception {
     LegacyRpcServer front =
-        LegacyRpcServer.frontEnd(frontSpec(), RpcTransport.parse("tcp:127.0.0.1:1"));
+        LegacyRpcServer.frontEnd(frontSpec(), RpcTransport.parse("tcp:127.0.0.1:1"), MEMORY);
     front.start();
     try {
       assertEquals(503, get(front.port(), "/x").statusCode());
@@ -88,7 +90,7 @@ class LegacyRpcFrontTest {
 
   @Test
   void portBeforeStartIsAnError() {
-    LegacyRpcServer front = LegacyRpcServer.frontEnd(frontSpec(), RpcTransport.inProcess());
+    LegacyRpcServer front = LegacyRpcServer.frontEnd(frontSpec(), RpcTransport.inProcess(), MEMORY);
     assertThrows(IllegalStateException.class, front::port);
   }
 
@@ -96,7 +98,7 @@ class LegacyRpcFrontTest {
     try (RpcServer runtime =
         listen.startServer(
             new UrlRuntime(), RpcTransport.maxMessageBytes(RequestLimits.defaults()))) {
-      LegacyRpcServer front = LegacyRpcServer.frontEnd(frontSpec(), runtime.address());
+      LegacyRpcServer front = LegacyRpcServer.frontEnd(frontSpec(), runtime.address(), MEMORY);
       front.start();
       try {
         HttpResponse<String> response = get(front.port(), "/a/b?c=d");
@@ -135,7 +137,8 @@ class LegacyRpcFrontTest {
       LegacyRpcServer front =
           LegacyRpcServer.frontEnd(
               new LegacyRpcServer.Front(spec.server(), spec.environment(), Duration.ofSeconds(2)),
-              RpcTransport.tcp("127.0.0.1", wedged.getLocalPort()));
+              RpcTransport.tcp("127.0.0.1", wedged.getLocalPort()),
+              MEMORY);
       front.start();
       try {
         assertEquals(504, get(front.port(), "/x").statusCode());

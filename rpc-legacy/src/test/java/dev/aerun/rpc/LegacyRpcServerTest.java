@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.load.BodyMemory;
 import dev.aerun.runtime.server.PublicServerSpec;
 import java.net.ConnectException;
 import java.net.Socket;
@@ -67,7 +68,8 @@ class LegacyRpcServerTest {
     return LegacyRpcServer.inOneJvm(
         new LegacyRpcServer.Front(serving, ENVIRONMENT),
         new LegacyRpcServer.Back(app, serving.limits(), serving.capacity()),
-        transport);
+        transport,
+        new BodyMemory(1L << 30));
   }
 
   @Test
@@ -141,7 +143,8 @@ class LegacyRpcServerTest {
     LegacyRpcServer runtime =
         LegacyRpcServer.runtime(
             new LegacyRpcServer.Back(new EchoApp(), serving.limits(), serving.capacity()),
-            RpcTransport.inProcess());
+            RpcTransport.inProcess(),
+            new BodyMemory(1L << 30));
     runtime.start();
     try {
       assertTrue(capturesAppLogs());

@@ -4,11 +4,11 @@ import dev.aerun.appengine.descriptor.AppEngineWebXml;
 import dev.aerun.appengine.descriptor.RuntimeSelection;
 import dev.aerun.appengine.descriptor.ServingMode;
 import dev.aerun.httpconnector.HttpConnectorServer;
-import dev.aerun.runtime.dev.DevStatusHandler;
-import dev.aerun.runtime.dev.DeveloperHandler;
+import dev.aerun.runtime.dev.Development;
 import dev.aerun.runtime.dev.Loopback;
 import dev.aerun.runtime.dev.ReloadableHandler;
 import dev.aerun.runtime.lifecycle.Durations;
+import dev.aerun.runtime.webapp.Deployment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,11 +19,11 @@ import java.util.Set;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.eclipse.jetty.server.Handler;
 
 /**
- * What {@code --development} adds around the app: the {@code /_ah/dev} status page and, with {@code
- * --watch}, the redeploy of the app in this JVM when its classes, jars or descriptors change.
+ * What {@code --development} adds to the runtime: the {@code /_ah/dev} status page's text and, with
+ * {@code --watch}, the redeploy of the app in this JVM when its classes, jars or descriptors change
+ * (the handlers themselves are in each mode's request path, see {@link Development}).
  *
  * <p>A change that cannot apply in this JVM (the mode, the EE version, {@code <env-variables>} or
  * the JVM-wide {@code <system-properties>}) drains and stops the runtime with {@link
@@ -32,9 +32,10 @@ import org.eclipse.jetty.server.Handler;
 final class DevServer {
   private static final Logger log = Logger.getLogger(DevServer.class.getName());
 
+  private final RuntimeConfig config;
   private final LaunchOptions options;
   private final StagedApp app;
-  private final ReloadableHandler reloadable;
+  private volatile ReloadableHandler reloadable;
   private final WorkDirectory work;
   private final List<Path> watched;
   private volatile AppEngineWebXml descriptor;
@@ -45,21 +46,14 @@ final class DevServer {
   private final FileWatcher watcher;
   private final BundledServices apis;
 
-  DevServer(
-      LaunchOptions options,
-      StagedApp app,
-      AppEngineWebXml descriptor,
-      RuntimeSelection selection,
-      Handler webapp,
-      WorkDirectory work,
-      BundledServices apis) {
+  DevServer(RuntimeConfig config, WorkDirectory work, BundledServices apis) {
+    this.config = config;
     this.work = work;
     this.apis = apis;
-    this.options = options;
-    this.app = app;
-    this.descriptor = descriptor;
-    this.selection = selection;
-    this.reloadable = options.watch() ? new ReloadableHandler(webapp) : null;
+    this.options = config.options();
+    this.app = config.app();
+    this.descriptor = config.descriptor();
+    this.selection = config.selection();
     this.watched = options.watch() ? watchedPaths(app, options.classpath()) : List.of();
     this.watcher = options.watch() ? new FileWatcher(watched, this::changed) : null;
     String warning = exposureWarning(options.address());
@@ -69,13 +63,11 @@ final class DevServer {
   }
 
   /**
-   * The app's handler with the status page in front (and the reload behind it, if watching), behind
-   * the check that tells the developer's requests from everyone else's.
+   * What the request path adds: the check that tells the developer's requests from everyone else's,
+   * the status page, and the redeploy in place with --watch.
    */
-  Handler wrap(Handler webapp) {
-    return new DeveloperHandler(
-        options.devHosts(),
-        new DevStatusHandler(this::statusPage, reloadable != null ? reloadable : webapp));
+  Development development() {
+    return new Development(options.devHosts(), this::statusPage, options.watch());
   }
 
   /**
@@ -94,10 +86,14 @@ final class DevServer {
         + " /_ah/dev and /_ah/login; use --address 127.0.0.1 unless others must reach it";
   }
 
-  /** Starts watching once the runtime serves. */
+  /** Starts watching once the runtime serves, redeploying through its {@link ReloadableHandler}. */
   void started(RunningRuntime running) {
     this.runtime = running;
     if (watcher != null) {
+      reloadable =
+          running.server().getContainedBeans(ReloadableHandler.class).stream()
+              .findFirst()
+              .orElseThrow(() -> new IllegalStateException("no ReloadableHandler to redeploy"));
       watcher.start();
     }
   }
@@ -109,7 +105,7 @@ final class DevServer {
             ? "trusted proxies " + options.trustedProxies().get()
             : "loopback clients naming " + options.devHosts() + " trusted";
     String watching =
-        reloadable == null
+        !options.watch()
             ? "not watching (no --watch)"
             : "watching " + watched.size() + " path(s) for changes (" + shortList(watched) + ")";
     return "; development: " + trust + ", " + watching + apis.startNote() + ", status at /_ah/dev";
@@ -169,7 +165,7 @@ final class DevServer {
             if (app.war()) {
               deleteTree(work.app()); // the new war is unpacked afresh
             }
-            Handler fresh = AppHandlers.create(app, nextSelection, options, next, work, apis);
+            Deployment fresh = AppDeployer.deploy(config, next, nextSelection, work, apis);
             descriptor = next;
             selection = nextSelection;
             return fresh;
@@ -179,8 +175,8 @@ final class DevServer {
         });
   }
 
-  private void reload(String what, ReloadableHandler.Factory factory) {
-    ReloadableHandler.Outcome outcome = reloadable.reloadBlocking(factory);
+  private void reload(String what, Deployment.Deployer next) {
+    ReloadableHandler.Outcome outcome = reloadable.reloadBlocking(next);
     reloads++;
     String took = outcome.took().toMillis() + " ms";
     if (outcome.succeeded()) {
@@ -284,7 +280,7 @@ final class DevServer {
     line(
         page,
         "Watching",
-        reloadable == null
+        !options.watch()
             ? "nothing (no --watch)"
             : shortList(watched) + " (" + reloads + " reloads)");
     line(page, "Last reload", lastReload);

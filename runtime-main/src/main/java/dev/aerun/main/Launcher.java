@@ -107,7 +107,8 @@ public final class Launcher {
             heap.stream().toList(),
             plan.childEnvironment(environment, System.currentTimeMillis() - uptimeMillis()));
       }
-      runtime = RuntimeStarter.start(options, app);
+      // The heap, read here at the edge as the environment is: what sizes capacity and caches.
+      runtime = RuntimeStarter.start(options, app, Runtime.getRuntime().maxMemory());
     } catch (StartupException e) {
       return startFailed(e.getMessage(), e, details, err);
     } catch (RuntimeException | LinkageError e) {

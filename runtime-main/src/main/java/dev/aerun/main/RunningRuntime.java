@@ -38,6 +38,11 @@ final class RunningRuntime {
             new Thread(signals ? this::stopOnExit : this::shutDownOnExit, "aerun-exit"));
   }
 
+  /** The server this runtime runs. */
+  RuntimeServer server() {
+    return server;
+  }
+
   /** Blocks until the runtime stops, including a graceful shutdown's last steps. */
   void join() {
     try {

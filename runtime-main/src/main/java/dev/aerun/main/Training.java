@@ -57,7 +57,9 @@ public final class Training {
           RuntimeLogs.install(options.logFormat(), options.platform());
           logsInstalled = true;
         }
-        running.add(RuntimeStarter.start(options, RuntimeStarter.readApp(options)));
+        running.add(
+            RuntimeStarter.start(
+                options, RuntimeStarter.readApp(options), Runtime.getRuntime().maxMemory()));
         for (String path : paths) {
           int status = get(port, path);
           if (status != 200) {

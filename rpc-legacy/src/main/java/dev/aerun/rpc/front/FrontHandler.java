@@ -52,7 +52,7 @@ import org.eclipse.jetty.util.Callback;
  * unreachable or serves no such app, 504 past the deadline, 500 otherwise. The cause is logged
  * here.
  */
-public class FrontHandler extends Handler.Abstract {
+public final class FrontHandler extends Handler.Abstract {
   private static final Logger log = Logger.getLogger(FrontHandler.class.getName());
 
   private final RequestContract contract;
@@ -71,6 +71,7 @@ public class FrontHandler extends Handler.Abstract {
    * @param logAppLines whether the app's log lines that come back with a response are logged here;
    *     false when the runtime shares this JVM and its logging already printed them
    * @param callTimeout the deadline of a call whose request has none of its own
+   * @param memory the JVM's budget for buffered bodies, which each request body reserves from
    */
   public FrontHandler(
       Channel runtime,
@@ -78,14 +79,15 @@ public class FrontHandler extends Handler.Abstract {
       RequestLimits limits,
       AppEnvironment environment,
       boolean logAppLines,
-      Duration callTimeout) {
+      Duration callTimeout,
+      BodyMemory memory) {
     this.contract = new RequestContract(contract);
     this.bodyLimit = limits.requestBodyLimit();
     this.environment = environment;
     this.runtime = EvaluationRuntimeGrpc.newStub(runtime);
     this.appLogLines = logAppLines ? new AppLogLines() : null;
     this.callTimeoutNanos = callTimeout.toNanos();
-    this.memory = BodyMemory.forThisJvm();
+    this.memory = memory;
   }
 
   @Override

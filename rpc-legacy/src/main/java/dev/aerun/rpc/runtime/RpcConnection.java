@@ -63,7 +63,8 @@ final class RpcConnection extends AbstractMetaDataConnection {
             up.getRequest().getBody().asReadOnlyByteBufferList(),
             request.trailers(),
             bodyFailureStatus(up.getRequest()),
-            responseLimit);
+            responseLimit,
+            connector.bodyMemory());
   }
 
   /** 413 past the limit, the client error the front end met, or 0 when the body is whole. */

@@ -1,5 +1,6 @@
 package dev.aerun.rpc.runtime;
 
+import dev.aerun.runtime.load.BodyMemory;
 import java.io.EOFException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.io.Connection;
@@ -21,13 +22,24 @@ final class RpcConnector extends AbstractConnector {
 
   private final HttpConfiguration httpConfiguration;
   private final boolean captureAppLogs;
+  private final BodyMemory memory;
   private final AtomicInteger callsInProgress = new AtomicInteger();
 
-  RpcConnector(Server server, HttpConfiguration httpConfiguration, boolean captureAppLogs) {
+  RpcConnector(
+      Server server,
+      HttpConfiguration httpConfiguration,
+      boolean captureAppLogs,
+      BodyMemory memory) {
     // No acceptor threads: calls arrive through the gRPC service, not a socket.
     super(server, null, null, null, 0, new Factory(httpConfiguration));
     this.httpConfiguration = httpConfiguration;
     this.captureAppLogs = captureAppLogs;
+    this.memory = memory;
+  }
+
+  /** The JVM's budget for buffered bodies, which each captured response reserves from. */
+  BodyMemory bodyMemory() {
+    return memory;
   }
 
   HttpConfiguration httpConfiguration() {

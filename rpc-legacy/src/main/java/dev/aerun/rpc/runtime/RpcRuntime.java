@@ -2,6 +2,7 @@ package dev.aerun.rpc.runtime;
 
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.load.BodyMemory;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.server.PublicServers;
 import io.grpc.BindableService;
@@ -49,13 +50,19 @@ public final class RpcRuntime extends ContainerLifeCycle {
    * @param captureAppLogs whether the app's log lines of each request ride back in its {@code
    *     UPResponse}: only worth their cost when the front end is another process, which logs them;
    *     a front end in this JVM would throw them away, the runtime's logging printed them already
+   * @param memory the JVM's budget for buffered bodies, which each captured response reserves from
    */
   public record Spec(
-      Handler requestPath, RequestLimits limits, Capacity capacity, boolean captureAppLogs) {
+      Handler requestPath,
+      RequestLimits limits,
+      Capacity capacity,
+      boolean captureAppLogs,
+      BodyMemory memory) {
     public Spec {
       Objects.requireNonNull(requestPath, "requestPath");
       Objects.requireNonNull(limits, "limits");
       Objects.requireNonNull(capacity, "capacity");
+      Objects.requireNonNull(memory, "memory");
     }
   }
 
@@ -72,7 +79,7 @@ public final class RpcRuntime extends ContainerLifeCycle {
     // front server passes it on, so the client sees the Date the app's response was built against
     // (a static file's Expires counts from it), as in HttpConnector mode.
     HttpConfiguration http = PublicServers.newHttpConfiguration(spec.limits());
-    this.connector = new RpcConnector(server, http, spec.captureAppLogs());
+    this.connector = new RpcConnector(server, http, spec.captureAppLogs(), spec.memory());
     server.addConnector(connector);
     server.setHandler(spec.requestPath());
     this.service = new EvaluationRuntimeService(this);

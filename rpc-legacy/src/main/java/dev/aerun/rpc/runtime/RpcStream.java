@@ -40,7 +40,7 @@ final class RpcStream implements HttpStream {
   private final ArrayDeque<ByteBuffer> body;
   private HttpFields trailers;
   private boolean bodyRead;
-  private final CapturedResponse response = new CapturedResponse(BodyMemory.forThisJvm());
+  private final CapturedResponse response;
   private boolean lastSent;
   private boolean bodyTooLargeForMessage;
   private Throwable aborted;
@@ -50,8 +50,10 @@ final class RpcStream implements HttpStream {
       List<ByteBuffer> body,
       HttpFields trailers,
       int bodyFailureStatus,
-      long responseLimit) {
+      long responseLimit,
+      BodyMemory memory) {
     this.connection = connection;
+    this.response = new CapturedResponse(memory);
     this.body = new ArrayDeque<>(body);
     this.trailers = trailers;
     this.bodyFailure = bodyFailure(bodyFailureStatus);

@@ -115,6 +115,12 @@ public final class RpcServer extends AbstractLifeCycle
     return started().address();
   }
 
+  /** The address it is bound to, in the form {@link RpcTransport#parse} reads. */
+  @Override
+  public String endpoint() {
+    return address().toString();
+  }
+
   /** The gRPC server once started. */
   public Server server() {
     return started().server();

@@ -442,11 +442,7 @@ public final class RpcTransport {
     if (!Epoll.isAvailable()) {
       Throwable cause = Epoll.unavailabilityCause();
       throw new IOException(
-          "Unix domain sockets are not supported on this OS/JVM ("
-              + System.getProperty("os.name")
-              + " "
-              + System.getProperty("os.arch")
-              + "): use tcp:HOST:PORT"
+          "Unix domain sockets are not supported on this OS/JVM: use tcp:HOST:PORT"
               + (cause == null ? "" : " (" + cause + ")"),
           cause);
     }

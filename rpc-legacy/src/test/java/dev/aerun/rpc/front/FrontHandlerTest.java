@@ -17,6 +17,7 @@ import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.contract.TrustPolicy;
 import dev.aerun.runtime.env.AppEnvironment;
+import dev.aerun.runtime.load.BodyMemory;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.server.PublicServerSpec;
 import io.grpc.Server;
@@ -83,7 +84,8 @@ class FrontHandlerTest {
                     idleTimeout,
                     capacity),
                 ENVIRONMENT),
-            RpcTransport.inProcess(name));
+            RpcTransport.inProcess(name),
+            new BodyMemory(1L << 30));
     front.start();
     return front.port();
   }

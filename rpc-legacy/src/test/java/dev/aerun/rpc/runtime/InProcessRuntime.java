@@ -8,6 +8,7 @@ import dev.aerun.rpc.proto.UPRequest;
 import dev.aerun.rpc.proto.UPResponse;
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.load.BodyMemory;
 import dev.aerun.runtime.load.Capacity;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -36,7 +37,9 @@ final class InProcessRuntime implements AutoCloseable {
       throws Exception {
     runtime =
         LegacyRpcServer.runtime(
-                new LegacyRpcServer.Back(app, limits, capacity), RpcTransport.inProcess())
+                new LegacyRpcServer.Back(app, limits, capacity),
+                RpcTransport.inProcess(),
+                new BodyMemory(1L << 30))
             .runtime();
     if (start) {
       runtime.start();

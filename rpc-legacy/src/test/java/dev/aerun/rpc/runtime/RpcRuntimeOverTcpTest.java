@@ -11,6 +11,7 @@ import dev.aerun.rpc.proto.UPResponse;
 import dev.aerun.rpc.transport.RpcChannel;
 import dev.aerun.rpc.transport.RpcTransport;
 import dev.aerun.runtime.contract.RequestLimits;
+import dev.aerun.runtime.load.BodyMemory;
 import dev.aerun.runtime.load.Capacity;
 import java.time.Duration;
 import java.util.Random;
@@ -30,7 +31,8 @@ class RpcRuntimeOverTcpTest {
                 new TestApp(),
                 RequestLimits.defaults(),
                 new Capacity(8, 8, Duration.ofSeconds(1), false)),
-            RpcTransport.tcp("127.0.0.1", 0));
+            RpcTransport.tcp("127.0.0.1", 0),
+            new BodyMemory(1L << 30));
     runtime.start();
     try (RpcChannel channel = runtime.rpcAddress().openChannel(RpcRuntime.MAX_MESSAGE_BYTES)) {
       byte[] body = new byte[(int) RequestLimits.DEFAULT_BODY_LIMIT];

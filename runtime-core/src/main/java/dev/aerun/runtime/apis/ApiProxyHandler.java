@@ -40,26 +40,16 @@ public final class ApiProxyHandler extends Handler.Wrapper {
   private final ApiHostClient client;
   private volatile Sdk sdk;
 
-  /** An app whose remote calls fail at once: there is no API host. */
-  public ApiProxyHandler(
-      Handler webapp, AppEnvironment environment, LoginUrls urls, String appName) {
-    this(webapp, environment, urls, appName, null);
+  public ApiProxyHandler(AppEngineApis apis) {
+    this.environment = apis.environment();
+    this.urls = apis.loginUrls();
+    this.appName = apis.appName();
+    this.client = apis.client();
   }
 
-  /**
-   * @param client the API host's client (shared by every deploy of the app), or null for none
-   */
-  public ApiProxyHandler(
-      Handler webapp,
-      AppEnvironment environment,
-      LoginUrls urls,
-      String appName,
-      ApiHostClient client) {
-    super(webapp);
-    this.environment = environment;
-    this.urls = urls;
-    this.appName = appName;
-    this.client = client;
+  public ApiProxyHandler(AppEngineApis apis, Handler webapp) {
+    this(apis);
+    setHandler(webapp);
   }
 
   /** Whether the started webapp bundles the SDK (so requests get an environment). */

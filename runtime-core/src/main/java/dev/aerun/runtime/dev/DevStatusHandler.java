@@ -19,9 +19,13 @@ public final class DevStatusHandler extends Handler.Wrapper {
 
   private final Supplier<String> page;
 
-  public DevStatusHandler(Supplier<String> page, Handler app) {
-    super(app);
+  public DevStatusHandler(Supplier<String> page) {
     this.page = page;
+  }
+
+  public DevStatusHandler(Supplier<String> page, Handler app) {
+    this(page);
+    setHandler(app);
   }
 
   @Override

@@ -31,9 +31,13 @@ public final class DeveloperHandler extends Handler.Wrapper {
 
   private final DevelopmentHosts hosts;
 
-  public DeveloperHandler(DevelopmentHosts hosts, Handler next) {
-    super(next);
+  public DeveloperHandler(DevelopmentHosts hosts) {
     this.hosts = Objects.requireNonNull(hosts, "hosts");
+  }
+
+  public DeveloperHandler(DevelopmentHosts hosts, Handler next) {
+    this(hosts);
+    setHandler(next);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.aerun.runtime.dev;
 
+import dev.aerun.runtime.webapp.Deployment;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.jetty.server.Handler;
@@ -15,7 +17,8 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Holds the app's handler and replaces it with a new one, in the same server, while it serves.
+ * Holds the app's handlers and replaces them with those of a new deployment, in the same server,
+ * while it serves.
  *
  * <p>During a {@link #reload} no request fails and none reaches a half-deployed app: requests that
  * arrive are parked (without holding a thread) and run on the new app once it started; the old app
@@ -28,11 +31,6 @@ public final class ReloadableHandler extends Handler.Wrapper {
 
   /** How long a reload lets the old app's requests finish before it stops the app anyway. */
   public static final Duration IN_FLIGHT_WAIT = Duration.ofSeconds(10);
-
-  /** Builds the next app's handler, not yet started. */
-  public interface Factory {
-    Handler create() throws Exception;
-  }
 
   /**
    * What the last reload did.
@@ -52,13 +50,20 @@ public final class ReloadableHandler extends Handler.Wrapper {
   private final Object lock = new Object();
   private final AtomicInteger inFlight = new AtomicInteger();
   private List<Parked> parked; // non-null while a reload runs; guarded by lock
+  private final Function<Deployment, Handler> handlers;
   private volatile Handler current;
   private volatile Throwable failure;
   private volatile Outcome lastOutcome;
 
-  public ReloadableHandler(Handler initial) {
-    super(true, initial);
-    this.current = initial;
+  /**
+   * @param handlers the app's handlers for a deployment, ending in its webapp: built again for each
+   *     redeploy
+   * @param initial the app as deployed at start
+   */
+  public ReloadableHandler(Function<Deployment, Handler> handlers, Deployment initial) {
+    super(true, handlers.apply(initial));
+    this.handlers = handlers;
+    this.current = getHandler();
   }
 
   /**
@@ -103,10 +108,11 @@ public final class ReloadableHandler extends Handler.Wrapper {
   }
 
   /**
-   * Replaces the app with the one {@code factory} builds, holding requests meanwhile. Blocks for as
-   * long as that takes: call it from a thread of its own, never from a request.
+   * Replaces the app with the one {@code next} deploys once the old one stopped, holding requests
+   * meanwhile. Blocks for as long as that takes: call it from a thread of its own, never from a
+   * request.
    */
-  public Outcome reloadBlocking(Factory factory) {
+  public Outcome reloadBlocking(Deployment.Deployer next) {
     long start = System.nanoTime();
     synchronized (lock) {
       if (parked == null) {
@@ -117,7 +123,7 @@ public final class ReloadableHandler extends Handler.Wrapper {
     try {
       awaitInFlight();
       stopQuietly(current);
-      Handler fresh = factory.create();
+      Handler fresh = handlers.apply(next.deploy());
       fresh.setServer(getServer());
       try {
         fresh.start();

@@ -35,15 +35,18 @@ public final class WarmupHandler extends Handler.Wrapper {
   private volatile boolean answerStart;
 
   /**
-   * @param app the app's handler
    * @param warmupEnabled whether warm-up requests are on ({@code <warmup-requests-enabled>} and the
    *     {@code warmup} inbound service)
    * @param appMaps whether the started app maps a path to a servlet of its own
    */
-  public WarmupHandler(Handler app, boolean warmupEnabled, Predicate<String> appMaps) {
-    super(app);
+  public WarmupHandler(boolean warmupEnabled, Predicate<String> appMaps) {
     this.warmupEnabled = warmupEnabled;
     this.appMaps = appMaps;
+  }
+
+  public WarmupHandler(Handler app, boolean warmupEnabled, Predicate<String> appMaps) {
+    this(warmupEnabled, appMaps);
+    setHandler(app);
   }
 
   @Override

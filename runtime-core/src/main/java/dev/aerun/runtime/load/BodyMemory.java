@@ -12,8 +12,8 @@ import java.util.logging.Logger;
  * a reservation that would pass {@link #limit()} is refused and the request gets a fast {@code
  * 503}.
  *
- * <p>One budget per JVM ({@link #forThisJvm()}): a front end and a runtime in the same process
- * share it, as they share the heap. Thread-safe, lock-free.
+ * <p>One budget per JVM, of {@link #bytesForHeap} for its heap: a front end and a runtime in the
+ * same process share it, as they share the heap. Thread-safe, lock-free.
  */
 public final class BodyMemory {
   private static final Logger log = Logger.getLogger(BodyMemory.class.getName());
@@ -23,15 +23,12 @@ public final class BodyMemory {
 
   static final long LOG_INTERVAL_SECONDS = 10;
 
-  private static final BodyMemory JVM =
-      new BodyMemory((long) (Runtime.getRuntime().maxMemory() * HEAP_SHARE));
-
   private final long limit;
   private final AtomicLong used = new AtomicLong();
   private final AtomicLong refusedSinceLog = new AtomicLong();
   private final AtomicLong nextLogNanos = new AtomicLong(System.nanoTime());
 
-  /** A budget of {@code limitBytes}; for tests and tools; servers use {@link #forThisJvm()}. */
+  /** A budget of {@code limitBytes}: {@link #bytesForHeap} for a JVM's. */
   public BodyMemory(long limitBytes) {
     if (limitBytes <= 0) {
       throw new IllegalArgumentException("limit must be positive: " + limitBytes);
@@ -39,9 +36,9 @@ public final class BodyMemory {
     this.limit = limitBytes;
   }
 
-  /** This JVM's budget: half its maximum heap ({@code -Xmx}). */
-  public static BodyMemory forThisJvm() {
-    return JVM;
+  /** The budget of a JVM whose heap may grow to {@code maxHeapBytes} ({@code -Xmx}): half of it. */
+  public static long bytesForHeap(long maxHeapBytes) {
+    return (long) (maxHeapBytes * HEAP_SHARE);
   }
 
   /**

@@ -71,11 +71,6 @@ public record Capacity(
     return new Capacity(concurrency, concurrency, DEFAULT_QUEUE_WAIT, false);
   }
 
-  /** The default for this JVM's maximum heap ({@code -Xmx}). */
-  public static Capacity forThisJvm() {
-    return forHeap(Runtime.getRuntime().maxMemory());
-  }
-
   public Capacity withMaxConcurrentRequests(int newMax) {
     return new Capacity(newMax, maxQueuedRequests, maxQueueWait, virtualThreads);
   }

@@ -48,6 +48,8 @@ public final class DevLoginHandler extends Handler.Wrapper {
 
   private static final int MAX_FORM_BYTES = 8 * 1024;
 
+  public DevLoginHandler() {}
+
   public DevLoginHandler(Handler next) {
     super(next);
   }

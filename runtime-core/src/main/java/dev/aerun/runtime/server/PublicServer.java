@@ -89,6 +89,14 @@ public final class PublicServer extends ContainerLifeCycle implements RuntimeSer
     return drain.drain(connector, grace);
   }
 
+  /** {@code http://HOST:PORT/}, with {@code localhost} for all interfaces. */
+  @Override
+  public String endpoint() {
+    String host = connector.getHost();
+    String shown = host == null || host.equals("0.0.0.0") ? "localhost" : host;
+    return "http://" + shown + ":" + port() + "/";
+  }
+
   /** The bound port once started (the configured port before, -1 if not yet bound). */
   public int port() {
     return connector.getLocalPort();

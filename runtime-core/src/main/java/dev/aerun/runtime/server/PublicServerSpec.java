@@ -49,9 +49,13 @@ public record PublicServerSpec(
     this(host, port, contract, limits, idleTimeout, capacity, true);
   }
 
+  /** The heap {@link #defaults()} sizes its capacity for. */
+  public static final long DEFAULT_HEAP_BYTES = 1L << 30;
+
   /**
    * The defaults: all interfaces, port 8080, trust nobody, the platform's limits, a 30 s idle
-   * timeout, the capacity for this JVM's heap ({@link Capacity#forThisJvm()}), the request log on.
+   * timeout, the capacity of a 1 GiB heap ({@link Capacity#forHeap}; the launcher sizes it for the
+   * JVM's), the request log on.
    */
   public static PublicServerSpec defaults() {
     return new PublicServerSpec(
@@ -60,7 +64,7 @@ public record PublicServerSpec(
         ContractOptions.defaults(),
         RequestLimits.defaults(),
         Duration.ofSeconds(30),
-        Capacity.forThisJvm());
+        Capacity.forHeap(DEFAULT_HEAP_BYTES));
   }
 
   public PublicServerSpec withHost(String newHost) {

@@ -39,6 +39,12 @@ public abstract class RuntimeServer extends ContainerLifeCycle {
      * @return true if every request finished in time
      */
     boolean drain(Duration grace) throws InterruptedException;
+
+    /**
+     * Where clients reach it once started, as the start line shows it: {@code
+     * http://localhost:8080/}, {@code tcp:127.0.0.1:7000}.
+     */
+    String endpoint();
   }
 
   private final List<LifeCycle> parts = new ArrayList<>();
@@ -104,6 +110,14 @@ public abstract class RuntimeServer extends ContainerLifeCycle {
    */
   public boolean drain(Duration grace) throws InterruptedException {
     return entrance == null || !entrance.isRunning() || entrance.drain(grace);
+  }
+
+  /** Where clients reach the server once started (see {@link Entrance#endpoint()}). */
+  public String endpoint() {
+    if (entrance == null) {
+      throw new IllegalStateException(getClass().getSimpleName() + " has no entrance");
+    }
+    return entrance.endpoint();
   }
 
   /** Blocks until the server stopped; at once if it is not running. */

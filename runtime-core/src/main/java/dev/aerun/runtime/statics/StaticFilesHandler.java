@@ -63,38 +63,18 @@ public final class StaticFilesHandler extends Handler.Wrapper {
   /** The index and how to serve it, swapped as one so a request sees a consistent pair. */
   private volatile Service service;
 
-  /**
-   * @param rules what is static
-   * @param appRoot the app's root directory, or null to take the wrapped context's base resource
-   *     once it started
-   * @param errorHandlers {@code static-error-handlers}: error code ({@code default} for the one
-   *     without) to the file, relative to the app root
-   * @param webapp the handler non-static requests go to
-   * @param cacheBytes how many bytes of file content may be kept in memory; 0 for no cache at all
-   *     (every request reads the file)
-   * @param access the webapp's security constraints, asked once it has started
-   */
-  StaticFilesHandler(
-      StaticFileRules rules,
-      Path appRoot,
-      Map<String, String> errorHandlers,
-      Handler webapp,
-      long cacheBytes,
-      Supplier<AccessCheck> access) {
-    super(webapp);
-    this.rules = Objects.requireNonNull(rules, "rules");
-    this.appRoot = appRoot;
-    this.errorHandlers = Map.copyOf(errorHandlers);
-    this.cacheBytes = cacheBytes;
-    this.access = Objects.requireNonNull(access, "access");
+  /** Serves {@code files}; the webapp is the next handler. */
+  public StaticFilesHandler(StaticFiles files) {
+    this.rules = files.rules();
+    this.appRoot = files.appRoot();
+    this.errorHandlers = files.errorPages();
+    this.cacheBytes = files.cacheBytes();
+    this.access = files.access();
   }
 
-  /**
-   * The cache bound for a JVM of {@code maxHeapBytes}: a sixteenth of the heap, between 4 and 64
-   * MiB (32 MiB for a 512 MiB heap).
-   */
-  static long cacheBytesForHeap(long maxHeapBytes) {
-    return Math.max(4L << 20, Math.min(64L << 20, maxHeapBytes / 16));
+  public StaticFilesHandler(StaticFiles files, Handler webapp) {
+    this(files);
+    setHandler(webapp);
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aerun.runtime.webapp.Deployment;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -33,7 +34,7 @@ class ReloadableHandlerTest {
     connector = new LocalConnector(server);
     server.addConnector(connector);
     first = new Text("one");
-    reloadable = new ReloadableHandler(first);
+    reloadable = new ReloadableHandler(Deployment::webapp, Deployment.of(first));
     server.setHandler(reloadable);
     server.start();
   }
@@ -51,7 +52,7 @@ class ReloadableHandlerTest {
   void reload_replacesTheApp_andStopsTheOldOne() throws Exception {
     assertEquals("one", get().getContent());
     Text second = new Text("two");
-    ReloadableHandler.Outcome outcome = reloadable.reloadBlocking(() -> second);
+    ReloadableHandler.Outcome outcome = reloadable.reloadBlocking(() -> Deployment.of(second));
     assertTrue(outcome.succeeded());
     assertEquals("two", get().getContent());
     assertTrue(first.isStopped());
@@ -70,7 +71,7 @@ class ReloadableHandlerTest {
                     () -> {
                       building.countDown();
                       release.await();
-                      return new Text("two");
+                      return Deployment.of(new Text("two"));
                     }));
     assertTrue(building.await(30, TimeUnit.SECONDS));
     CompletableFuture<HttpTester.Response> during =
@@ -107,7 +108,7 @@ class ReloadableHandlerTest {
     assertFalse(broken.getContent().contains("boom"), broken.getContent());
 
     Text fixed = new Text("fixed");
-    ReloadableHandler.Outcome recovered = reloadable.reloadBlocking(() -> fixed);
+    ReloadableHandler.Outcome recovered = reloadable.reloadBlocking(() -> Deployment.of(fixed));
     assertTrue(recovered.succeeded());
     assertEquals("fixed", get().getContent());
   }
@@ -121,7 +122,7 @@ class ReloadableHandlerTest {
             throw new IllegalStateException("listener threw");
           }
         };
-    assertFalse(reloadable.reloadBlocking(() -> failing).succeeded());
+    assertFalse(reloadable.reloadBlocking(() -> Deployment.of(failing)).succeeded());
     assertEquals(first, reloadable.getHandler());
     assertEquals(500, get().getStatus());
   }

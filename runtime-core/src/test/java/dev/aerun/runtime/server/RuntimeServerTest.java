@@ -49,6 +49,11 @@ class RuntimeServerTest {
     }
 
     @Override
+    public String endpoint() {
+      return "door:1";
+    }
+
+    @Override
     public boolean drain(Duration grace) {
       events.add("drain door");
       drainedWith = grace;

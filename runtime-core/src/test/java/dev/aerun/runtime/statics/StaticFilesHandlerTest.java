@@ -27,6 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The static files handler in memory, in front of a stand-in app that names what it got. */
 class StaticFilesHandlerTest {
+  /** The cache a 512 MiB heap gets, as in production. */
+  private static final long CACHE = StaticFiles.cacheBytesForHeap(512L << 20);
+
   private static final String CSS = "body { color: red; }\n";
 
   @TempDir Path app;
@@ -69,7 +72,9 @@ class StaticFilesHandlerTest {
     server = new Server();
     connector = new LocalConnector(server);
     server.addConnector(connector);
-    server.setHandler(StaticFiles.wrap(StaticFileRulesTest.descriptor(descriptor), app, new App()));
+    server.setHandler(
+        new StaticFilesHandler(
+            StaticFiles.from(StaticFileRulesTest.descriptor(descriptor), app, CACHE), new App()));
     server.start();
   }
 
@@ -132,9 +137,11 @@ class StaticFilesHandlerTest {
     // ticks between a request's arrival and its answer: Expires must still be Date + max-age.
     String date = "Thu, 01 Jan 2026 00:00:00 GMT";
     Handler statics =
-        StaticFiles.wrap(
-            StaticFileRulesTest.descriptor("<default-expiration>1h</default-expiration>"),
-            app,
+        new StaticFilesHandler(
+            StaticFiles.from(
+                StaticFileRulesTest.descriptor("<default-expiration>1h</default-expiration>"),
+                app,
+                CACHE),
             new App());
     server.stop();
     server.setHandler(
@@ -165,12 +172,14 @@ class StaticFilesHandlerTest {
   void includeHeaderOverridesComputedCacheControl() throws Exception {
     server.stop();
     server.setHandler(
-        StaticFiles.wrap(
-            StaticFileRulesTest.descriptor(
-                "<static-files><include path=\"/**\">"
-                    + "<http-header name=\"Cache-Control\" value=\"no-store\"/>"
-                    + "</include></static-files>"),
-            app,
+        new StaticFilesHandler(
+            StaticFiles.from(
+                StaticFileRulesTest.descriptor(
+                    "<static-files><include path=\"/**\">"
+                        + "<http-header name=\"Cache-Control\" value=\"no-store\"/>"
+                        + "</include></static-files>"),
+                app,
+                CACHE),
             new App()));
     server.start();
     assertEquals("no-store", get("/index.html").get("Cache-Control"));
@@ -278,7 +287,9 @@ class StaticFilesHandlerTest {
 
   private void restartWith(String descriptor) throws Exception {
     server.stop();
-    server.setHandler(StaticFiles.wrap(StaticFileRulesTest.descriptor(descriptor), app, new App()));
+    server.setHandler(
+        new StaticFilesHandler(
+            StaticFiles.from(StaticFileRulesTest.descriptor(descriptor), app, CACHE), new App()));
     server.start();
   }
 
@@ -348,11 +359,13 @@ class StaticFilesHandlerTest {
   void inDevelopmentAChangedFileIsServedFresh() throws Exception {
     server.stop();
     server.setHandler(
-        StaticFiles.wrap(
-            StaticFileRulesTest.descriptor("<static-files><include path=\"/**\"/></static-files>"),
-            app,
-            new App(),
-            true));
+        new StaticFilesHandler(
+            StaticFiles.from(
+                StaticFileRulesTest.descriptor(
+                    "<static-files><include path=\"/**\"/></static-files>"),
+                app,
+                0),
+            new App()));
     server.start();
     HttpTester.Response before = get("/docs/index.html");
     assertEquals("docs home", before.getContent());

@@ -5,6 +5,7 @@ import com.sun.management.ThreadMXBean;
 import dev.aerun.runtime.apis.ApiHost;
 import dev.aerun.runtime.apis.ApiHostClient;
 import dev.aerun.runtime.apis.ApiProxyHandler;
+import dev.aerun.runtime.apis.AppEngineApis;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.security.LoginUrls;
 import java.io.BufferedReader;
@@ -87,11 +88,12 @@ public final class ApiCallsBench {
     server.addConnector(connector);
     server.setHandler(
         new ApiProxyHandler(
-            app,
-            new AppEnvironment("bench", "v1", "default", "bench", true),
-            LoginUrls.defaults(),
-            "bench",
-            apiClient));
+            new AppEngineApis(
+                new AppEnvironment("bench", "v1", "default", "bench", true),
+                LoginUrls.defaults(),
+                "bench",
+                apiClient),
+            app));
     server.start();
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     URI rpc = URI.create("http://127.0.0.1:" + port + "/rpc_http");

@@ -2,26 +2,26 @@ package dev.aerun.main;
 
 import dev.aerun.appengine.descriptor.AppEngineWebXml;
 import dev.aerun.appengine.descriptor.RuntimeSelection;
-import dev.aerun.runtime.apis.ApiProxyHandler;
-import dev.aerun.runtime.lifecycle.WarmupHandler;
-import dev.aerun.runtime.security.DevLoginHandler;
+import dev.aerun.runtime.apis.AppEngineApis;
 import dev.aerun.runtime.statics.StaticFiles;
+import dev.aerun.runtime.webapp.Deployment;
 import dev.aerun.runtime.webapp.JspUsage;
 import dev.aerun.runtime.webapp.WebappHost;
 import dev.aerun.runtime.webapp.WebappSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import org.eclipse.jetty.server.Handler;
 
 /**
- * The app's handler, not started: warm-up in front of static files in front of the webapp (with the
- * App Engine API environment when the descriptor asks for it), on the chosen EE version's host.
+ * Deploys the app: its webapp on the chosen EE version's host, not started, with what its
+ * descriptor asks of the handlers the serving mode puts in front of it (see {@link Deployment}).
  */
-final class AppHandlers {
-  private static final Logger log = Logger.getLogger(AppHandlers.class.getName());
+final class AppDeployer {
+  private static final Logger log = Logger.getLogger(AppDeployer.class.getName());
 
   /**
    * One loader per EE version and JSP choice for the life of the process: a redeploy ({@code
@@ -30,17 +30,19 @@ final class AppHandlers {
   private static final Map<String, ClassLoader> EE_LOADERS = new ConcurrentHashMap<>();
 
   /**
-   * The app's handler, not started: warm-up in front of static files in front of the webapp. Called
-   * again for each redeploy in development.
+   * The app of {@code config}, deployed (not started) with {@code descriptor} and {@code
+   * selection}: the configuration's at start, the changed ones at each redeploy in development. Its
+   * App Engine API calls go to {@code apis}' host.
    */
-  static Handler create(
-      StagedApp app,
-      RuntimeSelection selection,
-      LaunchOptions options,
+  static Deployment deploy(
+      RuntimeConfig config,
       AppEngineWebXml descriptor,
+      RuntimeSelection selection,
       WorkDirectory work,
       BundledServices apis)
       throws StartupException {
+    StagedApp app = config.app();
+    LaunchOptions options = config.options();
     Path location = app.war() ? unpack(app, options, work) : app.location();
     try {
       boolean jsp = JspUsage.needsJsp(location);
@@ -67,18 +69,14 @@ final class AppHandlers {
                   .withExtraClasspath(options.classpath())
                   .withDevelopment(options.development())
                   .withDeferredTasks(descriptor.appEngineApis()));
-      Handler served =
-          new WarmupHandler(
-              StaticFiles.wrap(
-                  descriptor,
-                  null,
-                  withAppEngineApis(webapp, app, descriptor, options, apis),
-                  options.development(),
-                  () -> host.accessCheck(webapp)),
-              AppSettings.warmupEnabled(descriptor),
-              path -> host.mapsPath(webapp, path));
-      // Development only: anyone may pick a user there, so production never has the page.
-      return options.development() ? new DevLoginHandler(served) : served;
+      return new Deployment(
+          webapp,
+          path -> host.mapsPath(webapp, path),
+          AppSettings.warmupEnabled(descriptor),
+          Optional.of(
+              StaticFiles.from(
+                  descriptor, null, config.staticCacheBytes(), () -> host.accessCheck(webapp))),
+          appEngineApis(app, descriptor, options, apis));
     } catch (IOException | RuntimeException e) {
       throw new StartupException(
           app.displayName()
@@ -108,18 +106,14 @@ final class AppHandlers {
   }
 
   /**
-   * {@code webapp} with the App Engine API SDK's per-request environment when the descriptor turns
-   * {@code <app-engine-apis>} on, its remote calls sent to {@code apis}' host (with the one warning
-   * when there is none: those calls fail at once).
+   * What requests get from the App Engine API SDK when the descriptor turns {@code
+   * <app-engine-apis>} on: their remote calls go to {@code apis}' host (with the one warning when
+   * there is none: those calls fail at once).
    */
-  private static Handler withAppEngineApis(
-      Handler webapp,
-      StagedApp app,
-      AppEngineWebXml descriptor,
-      LaunchOptions options,
-      BundledServices apis) {
+  private static Optional<AppEngineApis> appEngineApis(
+      StagedApp app, AppEngineWebXml descriptor, LaunchOptions options, BundledServices apis) {
     if (!descriptor.appEngineApis()) {
-      return webapp;
+      return Optional.empty();
     }
     if (apis.client() == null) {
       log.warning(
@@ -130,13 +124,13 @@ final class AppHandlers {
               + " Name one with API_HOST and API_PORT or --api-host, or use the Google Cloud"
               + " client libraries");
     }
-    return new ApiProxyHandler(
-        webapp,
-        AppSettings.environment(descriptor, options),
-        options.loginUrls(),
-        app.displayName(),
-        apis.client());
+    return Optional.of(
+        new AppEngineApis(
+            AppSettings.environment(descriptor, options),
+            options.loginUrls(),
+            app.displayName(),
+            apis.client()));
   }
 
-  private AppHandlers() {}
+  private AppDeployer() {}
 }
