@@ -2,13 +2,12 @@ package dev.aerun.runtime.sessions;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
 import org.eclipse.jetty.session.DefaultSessionCache;
 import org.eclipse.jetty.session.NullSessionDataStoreFactory;
 import org.eclipse.jetty.session.SessionCache;
 import org.eclipse.jetty.session.SessionDataStoreFactory;
 import org.eclipse.jetty.session.SessionManager;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Whether a webapp has HTTP sessions ({@code <sessions-enabled>}) and where they are kept. Each
@@ -33,7 +32,7 @@ public final class WebappSessions {
       "HTTP sessions are not enabled for this app: set <sessions-enabled>true</sessions-enabled>"
           + " in WEB-INF/appengine-web.xml to store attributes in HttpSession";
 
-  private static final Logger LOG = LoggerFactory.getLogger(WebappSessions.class);
+  private static final Logger log = Logger.getLogger(WebappSessions.class.getName());
   private static final WebappSessions DISABLED = new WebappSessions(null);
   private static final WebappSessions IN_MEMORY =
       new WebappSessions(new NullSessionDataStoreFactory());
@@ -117,7 +116,7 @@ public final class WebappSessions {
    */
   public IllegalStateException disabledError() {
     if (warned.compareAndSet(false, true)) {
-      LOG.warn(DISABLED_MESSAGE);
+      log.warning(DISABLED_MESSAGE);
     }
     return new IllegalStateException(DISABLED_MESSAGE);
   }

@@ -6,13 +6,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
 import org.eclipse.jetty.session.AbstractSessionDataStore;
 import org.eclipse.jetty.session.SessionContext;
 import org.eclipse.jetty.session.SessionData;
 import org.eclipse.jetty.session.SessionDataStore;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A session store that writes behind: {@link #store} takes a snapshot of the session and returns at
@@ -25,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * attribute object in place while its write is queued may have the newer state written.
  */
 final class WriteBehindSessionDataStore extends ContainerLifeCycle implements SessionDataStore {
-  private static final Logger LOG = LoggerFactory.getLogger(WriteBehindSessionDataStore.class);
+  private static final Logger log = Logger.getLogger(WriteBehindSessionDataStore.class.getName());
 
   private final SessionDataStore delegate;
   private final Map<String, SessionData> pending = new ConcurrentHashMap<>();
@@ -52,7 +51,7 @@ final class WriteBehindSessionDataStore extends ContainerLifeCycle implements Se
   protected void doStop() throws Exception {
     writer.shutdown();
     if (!writer.awaitTermination(30, TimeUnit.SECONDS)) {
-      LOG.warn("{} session writes not done at shutdown", pending.size());
+      log.warning(pending.size() + " session writes not done at shutdown");
     }
     super.doStop();
   }
@@ -97,7 +96,7 @@ final class WriteBehindSessionDataStore extends ContainerLifeCycle implements Se
           try {
             delegate.store(id, snapshot);
           } catch (Exception e) {
-            LOG.warn("session {}: write-behind failed: {}", id, e.toString());
+            log.warning("session " + id + ": write-behind failed: " + e);
           } finally {
             pending.remove(id, snapshot);
           }

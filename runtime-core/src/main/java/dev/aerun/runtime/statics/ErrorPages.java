@@ -7,9 +7,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.logging.Logger;
 import org.eclipse.jetty.http.MimeTypes;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The app's {@code <static-error-handlers>}, read into memory at start-up so an error answer never
@@ -22,7 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ErrorPages {
   static final String DEFAULT = "default";
-  private static final Logger LOG = LoggerFactory.getLogger(ErrorPages.class);
+  private static final Logger log = Logger.getLogger(ErrorPages.class.getName());
   private static final int PLATFORM_LIMIT_BYTES = 10 * 1024;
 
   /**
@@ -64,11 +63,13 @@ final class ErrorPages {
           try {
             byte[] body = Files.readAllBytes(path);
             if (body.length > PLATFORM_LIMIT_BYTES) {
-              LOG.warn(
-                  "static error handler {} is {} bytes; the platform accepts at most {}",
-                  file,
-                  body.length,
-                  PLATFORM_LIMIT_BYTES);
+              log.warning(
+                  "static error handler "
+                      + file
+                      + " is "
+                      + body.length
+                      + " bytes; the platform accepts at most "
+                      + PLATFORM_LIMIT_BYTES);
             }
             String type = MimeTypes.DEFAULTS.getMimeByExtension(path.getFileName().toString());
             pages.put(code, new Page(body, type == null ? "application/octet-stream" : type));

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.logging.Logger;
 
 /**
  * Which files of an app are static, and with what caching headers, from the descriptor's {@code
@@ -32,8 +33,7 @@ import java.util.Optional;
  * </ul>
  */
 public final class StaticFileRules {
-  private static final org.slf4j.Logger LOG =
-      org.slf4j.LoggerFactory.getLogger(StaticFileRules.class);
+  private static final Logger log = Logger.getLogger(StaticFileRules.class.getName());
 
   /** The expiration of a static file when neither its include nor the descriptor gives one. */
   public static final long PLATFORM_DEFAULT_EXPIRATION_SECONDS = 600;
@@ -150,8 +150,11 @@ public final class StaticFileRules {
 
   private static void warnIfClamped(long seconds, String what) {
     if (seconds > MAX_EXPIRATION_SECONDS) {
-      LOG.warn(
-          "{} is {} seconds, more than a year: static files are served with a year", what, seconds);
+      log.warning(
+          what
+              + " is "
+              + seconds
+              + " seconds, more than a year: static files are served with a year");
     }
   }
 

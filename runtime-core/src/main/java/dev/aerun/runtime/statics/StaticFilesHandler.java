@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.logging.Logger;
 import org.eclipse.jetty.http.CompressedContentFormat;
 import org.eclipse.jetty.http.DateGenerator;
 import org.eclipse.jetty.http.HttpFields;
@@ -26,8 +27,6 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.resource.ResourceFactory;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Serves the app's static files in front of the webapp, the way the platform's front end does:
@@ -50,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * the file as it is.
  */
 public final class StaticFilesHandler extends Handler.Wrapper {
-  private static final Logger LOG = LoggerFactory.getLogger(StaticFilesHandler.class);
+  private static final Logger log = Logger.getLogger(StaticFilesHandler.class.getName());
   private static final List<String> DEFAULT_WELCOME_FILES =
       List.of("index.html", "index.htm", "index.jsp");
 
@@ -85,7 +84,7 @@ public final class StaticFilesHandler extends Handler.Wrapper {
     Path root = appRoot != null ? appRoot : baseDirectory(context);
     String contextPath = context == null ? "/" : context.getContextPath();
     if (root == null) {
-      LOG.warn("The app has no base directory: its static files are served by the app itself");
+      log.warning("The app has no base directory: its static files are served by the app itself");
       return;
     }
     List<String> welcomeFiles = WelcomeFiles.read(root).orElse(DEFAULT_WELCOME_FILES);
@@ -107,13 +106,14 @@ public final class StaticFilesHandler extends Handler.Wrapper {
             cacheBytes,
             check,
             contextPath.equals("/") ? "" : contextPath);
-    LOG.info(
-        "{} static paths under {}, {}",
-        built.size(),
-        built.publicRoot(),
-        cacheBytes > 0
-            ? "kept in memory up to " + (cacheBytes >> 20) + " MiB"
-            : "read from disk on every request");
+    log.info(
+        built.size()
+            + " static paths under "
+            + built.publicRoot()
+            + ", "
+            + (cacheBytes > 0
+                ? "kept in memory up to " + (cacheBytes >> 20) + " MiB"
+                : "read from disk on every request"));
   }
 
   @Override

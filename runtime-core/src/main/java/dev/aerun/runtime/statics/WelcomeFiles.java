@@ -6,11 +6,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.w3c.dom.NodeList;
 
 /**
@@ -18,7 +18,7 @@ import org.w3c.dom.NodeList;
  * from the webapp because the static files sit in front of it, outside any EE version's API.
  */
 final class WelcomeFiles {
-  private static final Logger LOG = LoggerFactory.getLogger(WelcomeFiles.class);
+  private static final Logger log = Logger.getLogger(WelcomeFiles.class.getName());
 
   private WelcomeFiles() {}
 
@@ -48,7 +48,7 @@ final class WelcomeFiles {
       return files.isEmpty() ? Optional.empty() : Optional.of(List.copyOf(files));
     } catch (Exception e) {
       // The webapp reports a broken web.xml itself; static files then use the defaults.
-      LOG.debug("Cannot read welcome files from {}", webXml, e);
+      log.log(Level.FINE, "Cannot read welcome files from " + webXml, e);
       return Optional.empty();
     }
   }

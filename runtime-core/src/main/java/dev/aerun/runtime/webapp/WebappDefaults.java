@@ -10,12 +10,11 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
+import java.util.logging.Logger;
 import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.http.pathmap.PathSpecGroup;
 import org.eclipse.jetty.server.AllowedResourceAliasChecker;
 import org.eclipse.jetty.server.handler.ContextHandler;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What every {@link WebappHost} does the same way, whatever the EE version. Public for the
@@ -23,7 +22,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebappDefaults {
 
-  private static final Logger LOG = LoggerFactory.getLogger(WebappHost.class);
+  // The name people see in the deployment's log line.
+  private static final Logger log = Logger.getLogger(WebappHost.class.getName());
 
   /**
    * Container jars scanned like {@code WEB-INF/lib} jars for TLDs, fragments and resources. JSTL's
@@ -147,11 +147,13 @@ public final class WebappDefaults {
       throw new UncheckedIOException(
           "Cannot create webapp temp directory " + spec.tempDirectory(), e);
     }
-    LOG.info(
-        "Deploying {} webapp {} at context path {}",
-        version,
-        spec.appLocation(),
-        spec.contextPath());
+    log.info(
+        "Deploying "
+            + version
+            + " webapp "
+            + spec.appLocation()
+            + " at context path "
+            + spec.contextPath());
     return spec.tempDirectory().toFile();
   }
 
