@@ -13,7 +13,7 @@ import org.apache.maven.plugins.annotations.Parameter;
  * watched, and a new WAR redeploys.
  */
 @Mojo(name = "run-war", threadSafe = true)
-public class RunWarMojo extends RunMojo {
+public final class RunWarMojo extends RunMojo {
   /** The {@code .war} file or exploded directory to serve. */
   @Parameter(
       property = "aerun.war",

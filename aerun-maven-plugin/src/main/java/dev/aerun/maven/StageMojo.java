@@ -27,7 +27,7 @@ import org.apache.maven.plugins.annotations.Parameter;
  * into {@code target/aerun/images}; the app's own {@code <runtime>} picks one of them.
  */
 @Mojo(name = "stage", defaultPhase = LifecyclePhase.PACKAGE, threadSafe = true)
-public class StageMojo extends AbstractAerunMojo {
+public final class StageMojo extends AbstractAerunMojo {
   /** The Java runtimes there are images for. */
   static final List<String> RUNTIMES = List.of("java17", "java21", "java25");
 

@@ -24,7 +24,7 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
     defaultPhase = LifecyclePhase.PRE_INTEGRATION_TEST,
     requiresDependencyResolution = ResolutionScope.RUNTIME,
     threadSafe = true)
-public class StartMojo extends AbstractAerunMojo {
+public final class StartMojo extends AbstractAerunMojo {
   /** The pid file {@code aerun:stop} reads. */
   static final String PID_FILE = "aerun.pid";
 

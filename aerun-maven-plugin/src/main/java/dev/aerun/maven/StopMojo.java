@@ -13,7 +13,7 @@ import org.apache.maven.plugins.annotations.Mojo;
  * so it drains, then waits for it to exit.
  */
 @Mojo(name = "stop", defaultPhase = LifecyclePhase.POST_INTEGRATION_TEST, threadSafe = true)
-public class StopMojo extends AbstractAerunMojo {
+public final class StopMojo extends AbstractAerunMojo {
   @Override
   public void execute() throws MojoExecutionException {
     if (skip) {

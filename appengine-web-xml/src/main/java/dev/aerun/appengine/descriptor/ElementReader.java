@@ -10,7 +10,7 @@ import java.util.Set;
  * What every section reader shares: checks of an element's shape (allowed children, attributes, no
  * stray text) and typed values, each failing with a {@link DescriptorException} at the element.
  */
-class ElementReader {
+abstract class ElementReader {
   /** The value types of simple child elements in typed blocks. */
   enum Kind {
     STRING,

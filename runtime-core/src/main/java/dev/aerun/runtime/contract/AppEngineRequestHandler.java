@@ -26,7 +26,7 @@ import org.eclipse.jetty.util.Callback;
  * a request without platform headers or possible trailers goes through unwrapped. Trailer fields
  * follow the same trust rule as header fields ({@link RequestContract#trailers}).
  */
-public class AppEngineRequestHandler extends Handler.Wrapper {
+public final class AppEngineRequestHandler extends Handler.Wrapper {
   private final RequestContract contract;
 
   public AppEngineRequestHandler(ContractOptions options) {

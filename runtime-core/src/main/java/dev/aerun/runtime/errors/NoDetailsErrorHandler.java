@@ -18,7 +18,7 @@ import org.eclipse.jetty.util.Callback;
  * same policy through {@link #hideDetails} and {@link #showsDetails}, with one exception: a
  * development runtime shows the developer at this machine the exception and its stack trace.
  */
-public class NoDetailsErrorHandler extends ErrorHandler {
+public final class NoDetailsErrorHandler extends ErrorHandler {
   public NoDetailsErrorHandler() {
     hideDetails(this, false);
   }

@@ -29,7 +29,7 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * request) is only entered when every turn is taken. Jetty's {@code QoSHandler}, which did this
  * before, took a read-write lock and added a stream wrapper on every request.
  */
-public class ConcurrencyLimitHandler extends Handler.Wrapper {
+public final class ConcurrencyLimitHandler extends Handler.Wrapper {
   private static final Logger log = Logger.getLogger(ConcurrencyLimitHandler.class.getName());
 
   /** Seconds a client is asked to wait before it retries. */

@@ -20,7 +20,7 @@ import org.eclipse.jetty.util.Callback;
  * <p>Never blocks; a request without a trace and with its own address goes through untouched. A
  * traced request whose handler throws is answered with an error here, inside the trace.
  */
-public class RequestTraceHandler extends Handler.Wrapper {
+public final class RequestTraceHandler extends Handler.Wrapper {
 
   public RequestTraceHandler() {}
 
