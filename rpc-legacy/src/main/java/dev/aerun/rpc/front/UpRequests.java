@@ -20,12 +20,13 @@ import org.eclipse.jetty.server.Request;
 /**
  * Turns a request the front server received, the request contract's verdict on it and its buffered
  * body into the {@link UPRequest} the runtime runs. Every value the app sees comes from the {@link
- * ContractResult}, the same one HttpConnector mode builds its request from.
+ * ContractResult}, the same one HttpConnector mode builds its request from. Public for the
+ * micro-benchmark of the translation ({@code FrontTranslationBench}); not an API.
  */
-final class UpRequests {
+public final class UpRequests {
   private UpRequests() {}
 
-  static UPRequest build(
+  public static UPRequest build(
       Request request,
       ContractResult contract,
       AppEnvironment environment,

@@ -22,9 +22,10 @@ import org.eclipse.jetty.util.URIUtil;
 /**
  * Turns a {@link UPRequest} into what Jetty's HTTP/1.1 connection would have built from the same
  * request in HttpConnector mode: the request metadata (method, URI, version, header fields, length)
- * and the request contract's verdict, which the front end already decided and sent along.
+ * and the request contract's verdict, which the front end already decided and sent along. Public
+ * for the micro-benchmark of the translation ({@code UpRequestTranslatorBench}); not an API.
  */
-final class UpRequestTranslator {
+public final class UpRequestTranslator {
   /** The address the app sees when the front end sent none: unknown, as 0.0.0.0:0. */
   private static final InetAddress ANY = IpLiterals.parse("0.0.0.0");
 
@@ -38,14 +39,14 @@ final class UpRequestTranslator {
    * @param local the front server's address the request arrived on
    * @param trailers the trailer fields after the body, or null when there were none
    */
-  record Translated(
+  public record Translated(
       MetaData.Request metaData,
       ContractResult contract,
       InetSocketAddress local,
       HttpFields trailers) {}
 
   /** A request the runtime cannot run: the front end sent something malformed. */
-  static final class BadRequestException extends Exception {
+  public static final class BadRequestException extends Exception {
     BadRequestException(String message) {
       super(message, null, false, false);
     }
@@ -55,7 +56,7 @@ final class UpRequestTranslator {
    * Translates {@code up}, received at {@code receivedNanos} on the {@link System#nanoTime()} clock
    * (the request deadline counts from there: the front end's clock may be another process's).
    */
-  static Translated translate(UPRequest up, long receivedNanos) throws BadRequestException {
+  public static Translated translate(UPRequest up, long receivedNanos) throws BadRequestException {
     HttpRequest http = up.getRequest();
     String method = http.getMethod();
     if (method.isEmpty()) {

@@ -1,6 +1,7 @@
-package dev.aerun.rpc.front;
+package dev.aerun.bench.jmh;
 
 import com.google.protobuf.ByteString;
+import dev.aerun.rpc.front.UpRequests;
 import dev.aerun.rpc.proto.UPRequest;
 import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.ContractResult;

@@ -37,11 +37,12 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * A keep-alive {@code GET} through a whole server in memory ({@link LocalConnector}: no sockets),
  * to a core handler that answers 5 bytes and allocates nothing: Jetty alone ({@code bare}) against
- * HttpConnector mode's request path ({@code httpConnector}: health and draining, the request
- * contract, the trace, the size limits, the request log). The difference is what the runtime's
- * request path costs per request; {@code -prof gc} shows it in bytes ({@code gc.alloc.rate.norm}).
- * The time per operation includes {@link LocalConnector}'s hand-over to a pool thread and its wait
- * for the response, so it is only good for comparing the two chains with each other.
+ * HttpConnector mode's request path ({@code httpConnector}: health, draining, the concurrency
+ * limit, the request contract, the trace, the deadline, the size limits, warm-up, the request log).
+ * The difference is what the runtime's request path costs per request; {@code -prof gc} shows it in
+ * bytes ({@code gc.alloc.rate.norm}). The time per operation includes {@link LocalConnector}'s
+ * hand-over to a pool thread and its wait for the response, so it is only good for comparing the
+ * two chains with each other.
  *
  * <p>{@code requestLog=json} logs each request as the runtime does off a terminal with {@code
  * --request-log on} (Cloud Logging JSON, here written to nowhere); {@code off} is the runtime's

@@ -1,5 +1,7 @@
-package dev.aerun.runtime.contract;
+package dev.aerun.bench.jmh;
 
+import dev.aerun.runtime.contract.RequestContract;
+import dev.aerun.runtime.contract.TrustPolicy;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpField;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,5 +1,9 @@
-package dev.aerun.runtime.contract;
+package dev.aerun.bench.jmh;
 
+import dev.aerun.runtime.contract.ContractOptions;
+import dev.aerun.runtime.contract.ContractResult;
+import dev.aerun.runtime.contract.RequestContract;
+import dev.aerun.runtime.contract.TrustPolicy;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpFields;

@@ -1,4 +1,4 @@
-package dev.aerun.rpc.runtime;
+package dev.aerun.bench.jmh;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -6,6 +6,7 @@ import dev.aerun.rpc.proto.HttpHeader;
 import dev.aerun.rpc.proto.HttpRequest;
 import dev.aerun.rpc.proto.TraceContext;
 import dev.aerun.rpc.proto.UPRequest;
+import dev.aerun.rpc.runtime.UpRequestTranslator;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
