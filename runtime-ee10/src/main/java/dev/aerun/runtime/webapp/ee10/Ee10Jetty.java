@@ -62,23 +62,24 @@ final class Ee10Jetty {
    * as for a request that sent none.
    */
   static void withoutSessions(WebAppContext webapp) {
-    webapp.setSessionHandler(
-        new SessionHandler() {
-          @Override
-          public boolean handle(Request request, Response response, Callback callback)
-              throws Exception {
-            Handler next = getHandler();
-            if (next == null) {
-              return false;
-            }
-            ServletContextRequest servletRequest = Request.as(request, ServletContextRequest.class);
-            if (servletRequest != null && servletRequest.getRequestedSession() == null) {
-              servletRequest.setRequestedSession(
-                  AbstractSessionManager.RequestedSession.NO_REQUESTED_SESSION);
-            }
-            return next.handle(request, response, callback);
-          }
-        });
+    webapp.setSessionHandler(new NoSessionsHandler());
+  }
+
+  /** The session handler of a webapp with sessions off; named for Jetty's log lines. */
+  static final class NoSessionsHandler extends SessionHandler {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+      Handler next = getHandler();
+      if (next == null) {
+        return false;
+      }
+      ServletContextRequest servletRequest = Request.as(request, ServletContextRequest.class);
+      if (servletRequest != null && servletRequest.getRequestedSession() == null) {
+        servletRequest.setRequestedSession(
+            AbstractSessionManager.RequestedSession.NO_REQUESTED_SESSION);
+      }
+      return next.handle(request, response, callback);
+    }
   }
 
   /**
