@@ -14,8 +14,19 @@
 #      not write that archive byte for byte the same twice: that layer is the one exception to the
 #      same-digest rule (the layers below it keep their digests).
 #   usage: images/bin/build-image.sh RUNTIME OUT RUNTIME_MAIN_TARGET [EE8_APP.war JAKARTA_APP.war]
-#   (the training apps: a javax app for the EE8 runs, a jakarta one for the EE10 and EE11 runs)
+#   (the training apps: a javax app for the EE8 runs, a jakarta one for the EE10 and EE11 runs);
+#   RUNTIME may be a comma-separated list (java17,java21,java25): one image each, in turn.
 set -eu
+case "${1:-}" in
+  *,*)
+    runtimes=$1
+    shift
+    for one in $(echo "$runtimes" | tr ',' ' '); do
+      "$0" "$one" "$@"
+    done
+    exit 0
+    ;;
+esac
 here=$(cd "$(dirname "$0")/.." && pwd)
 runtime=${1:?usage: build-image.sh java17|java21|java25 OUT RUNTIME_MAIN_TARGET}
 out=${2:?OUT}
