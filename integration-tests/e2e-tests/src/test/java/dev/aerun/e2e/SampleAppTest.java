@@ -137,6 +137,17 @@ abstract class SampleAppTest {
     assertEquals(404, Http.get(runtime.uri("/WEB-INF/appengine-web.xml")).statusCode());
   }
 
+  /**
+   * Jasper, reading the app's tag libraries at start, looks for three XML schemas only Tomcat's
+   * servlet API jar carries and warns about each at every start; the runtime drops those warnings.
+   */
+  @Test
+  void startLogsNoWarningAboutJaspersXmlSchemas() throws Exception {
+    Http.get(runtime.uri("/jstl.jsp?name=x"));
+
+    assertFalse(runtime.output().contains("The XML schema ["), runtime.output());
+  }
+
   @Test
   void errorPageFor404() throws Exception {
     HttpResponse<String> response = Http.get(runtime.uri("/no/such/page"));

@@ -6,6 +6,7 @@ import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Map;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Handler;
@@ -37,6 +38,7 @@ public final class RuntimeLogs {
    * @return the installed handler
    */
   public static Handler install(LogFormat format, Map<String, String> platform) {
+    JASPER_SCHEMAS.setFilter(record -> !isMissingJasperSchema(record));
     return install(
         format.resolve(LogFormat::hasTerminal),
         projectId(platform),
@@ -51,6 +53,30 @@ public final class RuntimeLogs {
    */
   public static void briefExceptions(boolean on) {
     Records.briefExceptions = on;
+  }
+
+  /**
+   * Jasper's descriptor parser, held so that the filter set on it stays: {@code java.util.logging}
+   * keeps loggers weakly.
+   */
+  private static final Logger JASPER_SCHEMAS =
+      Logger.getLogger("org.apache.tomcat.util.descriptor.DigesterFactory");
+
+  /** The schemas Tomcat's servlet API jar carries and the standard ones do not. */
+  private static final List<String> SCHEMAS_ONLY_TOMCAT_HAS =
+      List.of("[XMLSchema.dtd]", "[datatypes.dtd]", "[xml.xsd]");
+
+  /**
+   * Whether {@code record} is Jasper's warning, at every start of an app with JSP, that one of
+   * {@link #SCHEMAS_ONLY_TOMCAT_HAS} could not be found: it would validate tag library descriptors
+   * with them, which it does not (validation is off), and no servlet API jar but Tomcat's has them.
+   * The launcher drops these three warnings; anything else Jasper says is kept.
+   */
+  static boolean isMissingJasperSchema(LogRecord record) {
+    String message = record.getMessage();
+    return message != null
+        && message.startsWith("The XML schema [")
+        && SCHEMAS_ONLY_TOMCAT_HAS.stream().anyMatch(message::contains);
   }
 
   /** How often buffered log lines reach stdout at the latest. */

@@ -37,6 +37,23 @@ class RuntimeLogsTest {
   }
 
   @Test
+  void jaspersMissingSchemaWarnings_areRecognised_othersAreNot() {
+    assertTrue(
+        RuntimeLogs.isMissingJasperSchema(
+            new LogRecord(
+                Level.WARNING,
+                "The XML schema [XMLSchema.dtd] could not be found. This is very likely to break"
+                    + " XML validation if XML validation is enabled.")));
+    assertTrue(
+        RuntimeLogs.isMissingJasperSchema(
+            new LogRecord(Level.WARNING, "The XML schema [xml.xsd] could not be found.")));
+    assertFalse(
+        RuntimeLogs.isMissingJasperSchema(
+            new LogRecord(Level.WARNING, "The XML schema [jsp_3_1.xsd] could not be found.")));
+    assertFalse(RuntimeLogs.isMissingJasperSchema(new LogRecord(Level.WARNING, "other")));
+  }
+
+  @Test
   void warningsAndErrorsAreWrittenThroughAtOnce_requestLinesAndInfoWaitForTheFlush() {
     assertTrue(RuntimeLogs.flushesAtOnce(new LogRecord(Level.WARNING, "w")));
     assertTrue(RuntimeLogs.flushesAtOnce(new LogRecord(Level.SEVERE, "e")));
