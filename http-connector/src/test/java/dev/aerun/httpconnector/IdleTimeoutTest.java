@@ -95,6 +95,9 @@ class IdleTimeoutTest {
                             .withCapacity(capacity)
                             .withRequestLog(false)));
     server.start();
+    // A first request loads what serving takes: on a cold, busy JVM a request can otherwise sit
+    // between its parsing and its handler for longer than the short idle timeout.
+    get(server.port(), "/warm-up");
     return server.port();
   }
 

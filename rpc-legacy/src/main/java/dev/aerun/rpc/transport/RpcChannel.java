@@ -87,29 +87,14 @@ public final class RpcChannel extends AbstractLifeCycle implements AutoCloseable
       scheduled.cancel(false);
     }
     ManagedChannel channel = open.channel();
-    channel.shutdown();
-    try {
-      if (!channel.awaitTermination(RpcTransport.GRACE_SECONDS, TimeUnit.SECONDS)) {
-        channel.shutdownNow();
-        channel.awaitTermination(RpcTransport.GRACE_SECONDS, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      channel.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
-    RpcTransport.shutdownGroups(open.groups());
+    RpcTransport.shutDown(
+        channel::shutdown, channel::shutdownNow, channel::awaitTermination, open.groups());
   }
 
   /** Stops the channel (see {@link #doStop()}). */
   @Override
   public void close() {
-    try {
-      stop();
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    RpcTransport.stop(this);
   }
 
   /**

@@ -62,17 +62,8 @@ public final class RpcServer extends AbstractLifeCycle
       return;
     }
     Server server = running.server();
-    server.shutdown();
-    try {
-      if (!server.awaitTermination(RpcTransport.GRACE_SECONDS, TimeUnit.SECONDS)) {
-        server.shutdownNow();
-        server.awaitTermination(RpcTransport.GRACE_SECONDS, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      server.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
-    RpcTransport.shutdownGroups(running.groups());
+    RpcTransport.shutDown(
+        server::shutdown, server::shutdownNow, server::awaitTermination, running.groups());
   }
 
   /**
@@ -98,13 +89,7 @@ public final class RpcServer extends AbstractLifeCycle
   /** Stops the server (see {@link #doStop()}). */
   @Override
   public void close() {
-    try {
-      stop();
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    RpcTransport.stop(this);
   }
 
   /**

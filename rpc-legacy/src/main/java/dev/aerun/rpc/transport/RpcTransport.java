@@ -414,6 +414,44 @@ public final class RpcTransport {
     }
   }
 
+  /** A gRPC server's or channel's wait for its calls to end. */
+  interface Termination {
+    boolean await(long time, TimeUnit unit) throws InterruptedException;
+  }
+
+  /**
+   * Shuts a gRPC server or channel down: lets running calls finish for a few seconds, cancels what
+   * is left, then stops its event loops.
+   */
+  static void shutDown(
+      Runnable shutdown,
+      Runnable shutdownNow,
+      Termination termination,
+      List<EventLoopGroup> groups) {
+    shutdown.run();
+    try {
+      if (!termination.await(GRACE_SECONDS, TimeUnit.SECONDS)) {
+        shutdownNow.run();
+        termination.await(GRACE_SECONDS, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      shutdownNow.run();
+      Thread.currentThread().interrupt();
+    }
+    shutdownGroups(groups);
+  }
+
+  /** Stops {@code part}, for an {@link AutoCloseable#close()} that throws nothing checked. */
+  static void stop(LifeCycle part) {
+    try {
+      part.stop();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Shuts {@code groups} down, waiting a few seconds for each. */
   static void shutdownGroups(List<EventLoopGroup> groups) {
     for (EventLoopGroup group : groups) {
