@@ -77,6 +77,37 @@ public final class ApiHostClient {
   }
 
   /**
+   * One call that belongs to no app request (the development console's): no ticket, no trace, the
+   * given deadline. Waits for the answer on the calling thread.
+   *
+   * @return the service's response message
+   * @throws ApiCallException when the service or the host answered with an error, or nothing came
+   *     back
+   * @throws InterruptedException when the calling thread is interrupted while it waits
+   */
+  public byte[] callBlocking(String service, String method, byte[] request, double deadlineSeconds)
+      throws ApiCallException, InterruptedException {
+    RemoteApiEnvelope.Reply reply;
+    try {
+      reply =
+          sendBlocking(
+              RemoteApiEnvelope.request(service, method, request, null, null), deadlineSeconds);
+    } catch (CallFailure e) {
+      throw new ApiCallException(
+          service, method, ApiCallException.Kind.FAILED, 0, String.valueOf(e.getMessage()));
+    }
+    if (reply.applicationError()) {
+      throw new ApiCallException(
+          service, method, ApiCallException.Kind.APPLICATION_ERROR, reply.code(), reply.detail());
+    }
+    if (reply.rpcError()) {
+      throw new ApiCallException(
+          service, method, ApiCallException.Kind.RPC_ERROR, reply.code(), reply.detail());
+    }
+    return reply.response();
+  }
+
+  /**
    * Sends {@code envelope} and waits for the reply on the calling thread (no hand-over to another
    * thread: a synchronous call costs what the exchange costs).
    *
