@@ -28,6 +28,7 @@ final class LocalServices {
   static final String API_DEADLINE_KEY = "com.google.apphosting.api.ApiProxy.api_deadline_key";
 
   private final ApiProxyLocal proxy;
+  private final AdminCalls admin;
   private final String appId;
   private final boolean logCalls;
   private final AtomicLong calls = new AtomicLong();
@@ -48,6 +49,7 @@ final class LocalServices {
     properties.put("task_queue.callback_class", TaskDispatch.class.getName());
     properties.put("mail.log_mail_body", "true");
     proxy.setProperties(properties);
+    admin = new AdminCalls(proxy);
   }
 
   /** How many calls were answered. */
@@ -71,8 +73,11 @@ final class LocalServices {
     }
     CallEnvironment environment = new CallEnvironment(appId, deadlineSeconds);
     try {
-      byte[] response =
-          proxy.makeSyncCall(environment, service, method, request.getRequest().toByteArray());
+      byte[] payload = request.getRequest().toByteArray();
+      byte[] response = admin.callOrNull(service, method, payload);
+      if (response == null) {
+        response = proxy.makeSyncCall(environment, service, method, payload);
+      }
       return RemoteApiPb.Response.newBuilder().setResponse(ByteString.copyFrom(response)).build();
     } catch (ApiProxy.ApplicationException e) {
       return RemoteApiPb.Response.newBuilder()

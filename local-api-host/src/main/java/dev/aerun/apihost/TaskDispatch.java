@@ -74,16 +74,61 @@ public final class TaskDispatch implements LocalTaskQueueCallback {
         body.length == 0 && !method.equals("POST") && !method.equals("PUT")
             ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofByteArray(body));
+    long start = System.currentTimeMillis();
+    int status = 503;
     try {
-      int status = HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-      log.fine(() -> "task " + method + " " + uri + " answered " + status);
+      status = HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+      int answered = status;
+      log.fine(() -> "task " + method + " " + uri + " answered " + answered);
       return status;
     } catch (IOException e) {
       log.warning("task " + method + " " + uri + " failed: " + e + "; it will be retried");
-      return 503;
+      return status;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return 503;
+      return status;
+    } finally {
+      record(task, start, status);
+    }
+  }
+
+  /** Keeps the try for {@code taskqueue.QueryTasks} ({@link TaskRuns}). */
+  private static void record(URLFetchRequest task, long start, int status) {
+    String queue = null;
+    String name = null;
+    int retries = 0;
+    long etaMillis = 0;
+    for (URLFetchRequest.Header header : task.getHeaderList()) {
+      String value = header.getValue();
+      switch (header.getKey().toLowerCase(Locale.ROOT)) {
+        case "x-appengine-queuename" -> queue = value;
+        case "x-appengine-taskname" -> name = value;
+        case "x-appengine-taskretrycount" -> retries = parseInt(value);
+        case "x-appengine-tasketa" -> etaMillis = parseSecondsAsMillis(value);
+        default -> {
+          // not needed
+        }
+      }
+    }
+    if (queue != null && name != null) {
+      TaskRuns.record(
+          queue, name, retries, etaMillis, start, System.currentTimeMillis() - start, status);
+    }
+  }
+
+  private static int parseInt(String value) {
+    try {
+      return Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private static long parseSecondsAsMillis(String value) {
+    try {
+      return (long) (Double.parseDouble(value.trim()) * 1000);
+    } catch (NumberFormatException e) {
+      return 0;
     }
   }
 }
