@@ -256,10 +256,11 @@ public final class LegacyRpcServer extends RuntimeServer {
               // Not in HttpConnector mode: tells the RPC connection that a failed response went
               // over the limit, since nothing reached the client yet.
               new ResponseSizeTracker(),
-              // Development only: the developer's requests told from everyone else's,
-              // /_ah/dev, and the login page (anyone may pick a user there).
+              // Development only: the developer's requests told from everyone else's, /_ah/dev and
+              // the console below it, and the login page (anyone may pick a user there).
               development.map(dev -> new DeveloperHandler(dev.hosts())).orElse(null),
               development.map(dev -> new DevStatusHandler(dev.statusPage())).orElse(null),
+              development.map(Development::consoleHandler).orElse(null),
               development.isPresent() ? new DevLoginHandler() : null,
               // With --watch, a new deployment's handlers replace these on each change.
               development.filter(Development::watch).isPresent()

@@ -191,6 +191,11 @@ final class BundledServices {
     return client;
   }
 
+  /** The local API host's client, or null when the app's calls go elsewhere or nowhere. */
+  ApiHostClient localClient() {
+    return local == null ? null : client;
+  }
+
   /** The runtime serves on {@code port}: the local API host's push tasks go there. */
   void served(int port) {
     if (local != null) {

@@ -3,6 +3,7 @@ package dev.aerun.main;
 import dev.aerun.appengine.descriptor.AppEngineWebXml;
 import dev.aerun.appengine.descriptor.RuntimeSelection;
 import dev.aerun.appengine.descriptor.ServingMode;
+import dev.aerun.console.DevConsole;
 import dev.aerun.httpconnector.HttpConnectorServer;
 import dev.aerun.runtime.dev.Development;
 import dev.aerun.runtime.dev.Loopback;
@@ -15,15 +16,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * What {@code --development} adds to the runtime: the {@code /_ah/dev} status page's text and, with
- * {@code --watch}, the redeploy of the app in this JVM when its classes, jars or descriptors change
- * (the handlers themselves are in each mode's request path, see {@link Development}).
+ * What {@code --development} adds to the runtime: the {@code /_ah/dev} status page's text, the
+ * console of the local services below it ({@link DevConsole}) and, with {@code --watch}, the
+ * redeploy of the app in this JVM when its classes, jars or descriptors change (the handlers
+ * themselves are in each mode's request path, see {@link Development}).
  *
  * <p>A change that cannot apply in this JVM (the mode, the EE version, {@code <env-variables>} or
  * the JVM-wide {@code <system-properties>}) drains and stops the runtime with {@link
@@ -45,6 +48,7 @@ final class DevServer {
   private volatile int reloads;
   private final FileWatcher watcher;
   private final BundledServices apis;
+  private final DevConsole console;
 
   DevServer(RuntimeConfig config, WorkDirectory work, BundledServices apis) {
     this.config = config;
@@ -60,14 +64,22 @@ final class DevServer {
     if (warning != null) {
       log.warning(warning);
     }
+    this.console =
+        new DevConsole(apis.localClient(), config.environment().applicationId(), app.location());
   }
 
   /**
    * What the request path adds: the check that tells the developer's requests from everyone else's,
-   * the status page, and the redeploy in place with --watch.
+   * the status page, the console, and the redeploy in place with --watch.
    */
   Development development() {
-    return new Development(options.devHosts(), this::statusPage, options.watch());
+    return new Development(
+        options.devHosts(), this::statusPage, options.watch(), Optional.of(console::handler));
+  }
+
+  /** The runtime serves HTTP on {@code port}. */
+  void served(int port) {
+    console.served(port);
   }
 
   /**

@@ -136,9 +136,14 @@ final class RuntimeStarter {
           return serve(config, deployment, Optional.empty(), "", apis::served);
         }
         DevServer dev = new DevServer(config, work, apis);
+        IntConsumer served = apis::served;
         RunningRuntime runtime =
             serve(
-                config, deployment, Optional.of(dev.development()), dev.startNote(), apis::served);
+                config,
+                deployment,
+                Optional.of(dev.development()),
+                dev.startNote(),
+                served.andThen(dev::served));
         dev.started(runtime);
         return runtime;
       } finally {

@@ -1,17 +1,16 @@
 package dev.aerun.runtime.dev;
 
-import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Answers {@code GET /_ah/dev} for the developer at this machine ({@link DeveloperHandler}) with a
- * plain-text status page (what {@code page} returns at that moment); every other request, and this
- * path from anyone else, goes on to the app unchanged.
+ * Answers {@code GET /_ah/dev} for the developer at this machine ({@link DeveloperHandler}) with
+ * the status page, the first page of the development console ({@link DevPage}): what {@code page}
+ * returns at that moment, as text; every other request, and this path from anyone else, goes on to
+ * the app unchanged.
  */
 public final class DevStatusHandler extends Handler.Wrapper {
   /** The status page's path. */
@@ -35,10 +34,11 @@ public final class DevStatusHandler extends Handler.Wrapper {
         || !DeveloperHandler.isDeveloper(request)) {
       return super.handle(request, response, callback);
     }
-    response.setStatus(200);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
-    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-    response.write(true, StandardCharsets.UTF_8.encode(page.get()), callback);
+    DevPage.write(
+        response,
+        callback,
+        200,
+        DevPage.document(DevPage.TITLE, PATH, "<pre>" + DevPage.escape(page.get()) + "</pre>"));
     return true;
   }
 }

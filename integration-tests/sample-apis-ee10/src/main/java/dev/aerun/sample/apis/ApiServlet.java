@@ -10,7 +10,10 @@ import com.google.appengine.api.datastore.FetchOptions;
 import com.google.appengine.api.datastore.Key;
 import com.google.appengine.api.datastore.KeyFactory;
 import com.google.appengine.api.datastore.Query;
+import com.google.appengine.api.datastore.Text;
 import com.google.appengine.api.datastore.Transaction;
+import com.google.appengine.api.mail.MailService;
+import com.google.appengine.api.mail.MailServiceFactory;
 import com.google.appengine.api.memcache.MemcacheService;
 import com.google.appengine.api.memcache.MemcacheServiceFactory;
 import com.google.appengine.api.taskqueue.Queue;
@@ -29,6 +32,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -116,6 +122,53 @@ public class ApiServlet extends HttpServlet {
           out.println("deferred=added");
         }
         case "/seen" -> out.println("seen=" + Seen.TASKS.get(request.getParameter("id")));
+        case "/typed" -> {
+          // One entity with a value of each type the development console shows.
+          Entity entity = new Entity("Typed", request.getParameter("name"));
+          entity.setProperty("text", "plain");
+          entity.setProperty("count", 42L);
+          entity.setProperty("ratio", 2.5);
+          entity.setProperty("flag", true);
+          entity.setProperty("when", Date.from(Instant.parse("2024-05-01T12:00:00Z")));
+          entity.setProperty("notes", new Text("a long text"));
+          entity.setProperty("markup", request.getParameter("markup"));
+          entity.setProperty("tags", List.of("red", "green"));
+          entity.setUnindexedProperty("hidden", "not indexed");
+          DatastoreServiceFactory.getDatastoreService().put(entity);
+          out.println("typed=" + KeyFactory.keyToString(entity.getKey()));
+        }
+        case "/property" -> {
+          Object value =
+              DatastoreServiceFactory.getDatastoreService()
+                  .get(
+                      KeyFactory.createKey(
+                          request.getParameter("kind"), request.getParameter("name")))
+                  .getProperty(request.getParameter("property"));
+          out.println("value=" + (value instanceof Text text ? text.getValue() : value));
+          out.println("type=" + (value == null ? "null" : value.getClass().getSimpleName()));
+        }
+        case "/exists" -> {
+          try {
+            DatastoreServiceFactory.getDatastoreService()
+                .get(
+                    KeyFactory.createKey(
+                        request.getParameter("kind"), request.getParameter("name")));
+            out.println("exists=true");
+          } catch (EntityNotFoundException e) {
+            out.println("exists=false");
+          }
+        }
+        case "/mail" -> {
+          MailService.Message message =
+              new MailService.Message(
+                  "app@apis-sample.example",
+                  "someone@example.com",
+                  request.getParameter("subject"),
+                  "text of " + request.getParameter("subject"));
+          message.setHtmlBody("<p>html of " + request.getParameter("subject") + "</p>");
+          MailServiceFactory.getMailService().send(message);
+          out.println("mail=sent");
+        }
         case "/urlfetch" -> {
           HTTPResponse fetched =
               URLFetchServiceFactory.getURLFetchService()
