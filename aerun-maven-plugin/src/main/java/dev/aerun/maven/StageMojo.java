@@ -19,7 +19,9 @@ import org.apache.maven.plugins.annotations.Parameter;
 /**
  * Stages the project's WAR for deployment: runs the runtime's {@code stage} subcommand (bound to
  * {@code package}, after the WAR is written), which writes the app image ({@code image.tar}) and
- * the Cloud Run, Kubernetes and App Engine flexible files into {@link #outputDirectory}.
+ * the Cloud Run, Kubernetes and App Engine flexible files into {@link #outputDirectory}; with
+ * {@link #target} {@code appengine-standard}, an app folder App Engine standard deploys, this
+ * runtime inside it as its {@code <entrypoint>} (no runtime image needed).
  *
  * <p>The runtime images come from {@link #base} when it is set, else from the Maven repository:
  * {@code dev.aerun:images:<plugin version>:tar:javaNN} and its {@code tar.digest}, which {@code mvn
@@ -30,6 +32,13 @@ import org.apache.maven.plugins.annotations.Parameter;
 public final class StageMojo extends AbstractAerunMojo {
   /** The Java runtimes there are images for. */
   static final List<String> RUNTIMES = List.of("java17", "java21", "java25");
+
+  /**
+   * What to stage for: {@code containers} (the app image and the Cloud Run, GKE and App Engine
+   * flexible files) or {@code appengine-standard} (an app folder for {@code gcloud app deploy}).
+   */
+  @Parameter(property = "aerun.target", defaultValue = "containers")
+  private String target;
 
   /** The {@code .war} file or exploded directory to stage. */
   @Parameter(
@@ -72,12 +81,16 @@ public final class StageMojo extends AbstractAerunMojo {
     command.add("-jar");
     command.add(runtimeJar().toString());
     command.add("stage");
-    if (imageRepo != null && !imageRepo.isBlank()) {
-      command.add("--image-repo");
-      command.add(imageRepo);
+    command.add("--target");
+    command.add(target);
+    if (!target.equals("appengine-standard")) {
+      if (imageRepo != null && !imageRepo.isBlank()) {
+        command.add("--image-repo");
+        command.add(imageRepo);
+      }
+      command.add("--base");
+      command.add((base != null ? base.toPath() : imagesFromRepository()).toString());
     }
-    command.add("--base");
-    command.add((base != null ? base.toPath() : imagesFromRepository()).toString());
     command.add(war.getAbsolutePath());
     command.add(outputDirectory.getAbsolutePath());
     getLog().debug("aerun: " + String.join(" ", command));

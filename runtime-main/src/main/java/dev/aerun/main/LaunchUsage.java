@@ -11,6 +11,7 @@ final class LaunchUsage {
         "\n",
         "Usage: java [-Dname=value ...] -jar runtime-main.jar [options] <app-dir-or-war>",
         "       java -jar runtime-main.jar stage [--image-repo REPO] [--base DIR] <app> <out-dir>",
+        "       java -jar runtime-main.jar stage --target appengine-standard <app> <out-dir>",
         "",
         "Serves one App Engine-style Java web app (EE8 javax.servlet, EE10 or EE11 jakarta.servlet)",
         "on Jetty 12, as its WEB-INF/appengine-web.xml describes.",

@@ -23,8 +23,9 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * {@code stage [--image-repo REPO] [--base DIR] <app.war|dir> <out-dir>}: turns an app into what a
- * platform deploys, with no network.
+ * {@code stage [--target containers] [--image-repo REPO] [--base DIR] <app.war|dir> <out-dir>}:
+ * turns an app into what a platform deploys, with no network ({@code --target appengine-standard}
+ * writes an App Engine standard app folder instead: {@link AppEngineStandard}).
  *
  * <p>{@code out-dir} receives {@code image.tar} (the runtime image of the app's Java runtime plus
  * one layer holding the app at {@code /app}, with its {@code <env-variables>} in the image config),
@@ -39,8 +40,11 @@ import java.util.zip.ZipFile;
  */
 public final class Stage {
   static final String USAGE =
-      "usage: java -jar runtime-main.jar stage [--image-repo REPO] [--base DIR] <app.war|dir>"
-          + " <out-dir>\n"
+      "usage: java -jar runtime-main.jar stage [--target containers|appengine-standard]"
+          + " [--image-repo REPO] [--base DIR] <app.war|dir> <out-dir>\n"
+          + "  --target T         containers (default): the app image and the Cloud Run, GKE and"
+          + " App Engine flexible files; appengine-standard: an app folder App Engine standard"
+          + " deploys, starting this runtime as its <entrypoint> (see AppEngineStandard)\n"
           + "  --image-repo REPO  the repository the manifests name the app image in"
           + " (default: the service name)\n"
           + "  --base DIR         where the runtime images java17.tar, java21.tar, java25.tar are"
@@ -57,6 +61,7 @@ public final class Stage {
   public static int run(String[] args, Path runtimeHome, PrintStream out, PrintStream err) {
     String repo = null;
     Path base = null;
+    String target = "containers";
     List<String> positional = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
@@ -64,12 +69,14 @@ public final class Stage {
         out.print(USAGE);
         return 0;
       }
-      if (arg.equals("--image-repo") || arg.equals("--base")) {
+      if (arg.equals("--image-repo") || arg.equals("--base") || arg.equals("--target")) {
         if (i + 1 >= args.length) {
           return usage(err, arg + " needs a value");
         }
         if (arg.equals("--base")) {
           base = Path.of(args[++i]);
+        } else if (arg.equals("--target")) {
+          target = args[++i];
         } else {
           repo = args[++i];
         }
@@ -81,6 +88,13 @@ public final class Stage {
     }
     if (positional.size() != 2) {
       return usage(err, "stage needs an app (.war or directory) and an output directory");
+    }
+    if (target.equals("appengine-standard")) {
+      return StandardStageCommand.run(
+          Path.of(positional.get(0)), Path.of(positional.get(1)), runtimeHome, out, err);
+    }
+    if (!target.equals("containers")) {
+      return usage(err, "--target is containers or appengine-standard, not " + target);
     }
     try {
       RuntimeImages images =
@@ -210,7 +224,7 @@ public final class Stage {
   }
 
   /** Extracts a war, refusing entries that would land outside {@code target}. */
-  private static void unzip(Path war, Path target) throws IOException, StageException {
+  static void unzip(Path war, Path target) throws IOException, StageException {
     Files.createDirectories(target);
     try (ZipFile zip = new ZipFile(war.toFile())) {
       Enumeration<? extends ZipEntry> entries = zip.entries();
@@ -244,7 +258,7 @@ public final class Stage {
    * the app, or to nothing, is refused: its target is a file of this machine, not of the app, and
    * would be shipped in the image.
    */
-  private static void copyTree(Path from, Path to) throws IOException, StageException {
+  static void copyTree(Path from, Path to) throws IOException, StageException {
     Path root = from.toRealPath();
     try (Stream<Path> walk = Files.walk(root)) {
       for (Path p : walk.sorted().toList()) {

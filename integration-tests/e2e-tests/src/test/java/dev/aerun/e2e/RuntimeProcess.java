@@ -37,6 +37,25 @@ public final class RuntimeProcess implements AutoCloseable {
     this.log = log;
   }
 
+  /**
+   * The runtime started by {@code command} as it stands (the first word a {@code java}), in {@code
+   * directory}, with the test JVM's environment less its {@code GAE_*} and {@code PORT}, plus
+   * {@code env}: for a runtime started the way a platform starts it.
+   */
+  public static RuntimeProcess start(List<String> command, Path directory, Map<String, String> env)
+      throws IOException {
+    Path log = Files.createTempFile("aerun-runtime-", ".log");
+    log.toFile().deleteOnExit();
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(directory.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder.environment().keySet().removeIf(k -> k.startsWith("GAE_") || k.equals("PORT"));
+    builder.environment().putAll(env);
+    return new RuntimeProcess(builder.start(), log);
+  }
+
   /** A launch to configure before {@link Launch#start()}. */
   public static Launch launch(Path app) {
     return new Launch(app);

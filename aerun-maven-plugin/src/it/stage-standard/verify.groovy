@@ -1,0 +1,12 @@
+def out = new File(basedir, 'target/aerun-stage')
+assert new File(out, 'WEB-INF/classes/it/HelloServlet.class').isFile()
+assert new File(out, 'WEB-INF/aerun/runtime-main.jar').isFile()
+assert new File(out, 'WEB-INF/aerun/lib/ee11').isDirectory()
+assert !new File(out, 'WEB-INF/aerun/lib/apihost').exists()
+assert !new File(out, 'image.tar').exists()
+def descriptor = new File(out, 'WEB-INF/appengine-web.xml').getText('UTF-8')
+assert descriptor.contains('<entrypoint>java -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -jar WEB-INF/aerun/runtime-main.jar --log-format json --mode legacy --ee ee11 .</entrypoint>') : descriptor
+assert descriptor.contains('<env-var name="GREETING" value="hi"/>') : descriptor
+def log = new File(basedir, 'build.log').getText('UTF-8')
+assert log.contains('staged hello for App Engine standard (java25, EE11, legacy RPC mode)') : log
+return true

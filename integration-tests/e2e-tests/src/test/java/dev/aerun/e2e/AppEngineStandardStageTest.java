@@ -1,0 +1,172 @@
+package dev.aerun.e2e;
+
+import static dev.aerun.e2e.BundledServices.call;
+import static dev.aerun.e2e.BundledServices.value;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@code stage --target appengine-standard} of the bundled-services sample app, as far as this
+ * machine can check it (no deployment): Google's own staging code reads the staged folder and
+ * writes an {@code app.yaml} with the {@code <entrypoint>}; and the entrypoint, run from the folder
+ * with the platform's variables and {@code API_HOST}/{@code API_PORT} naming Google's own API
+ * server, serves the app and its Datastore calls.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AppEngineStandardStageTest {
+  private static final Pattern ENTRYPOINT = Pattern.compile("(?m)^entrypoint: (.+)$");
+  @RegisterExtension final Runtimes runtimes = new Runtimes();
+  private Path work;
+  private Path staged;
+  private String stageOutput;
+
+  @BeforeAll
+  void stage() throws Exception {
+    work = Files.createTempDirectory("aerun-standard-");
+    staged = work.resolve("staged");
+    Process stage =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                RuntimeProcess.runtimeJar().toString(),
+                "stage",
+                "--target",
+                "appengine-standard",
+                RuntimeProcess.app("sample-apis-ee10.war").toString(),
+                staged.toString())
+            .redirectErrorStream(true)
+            .start();
+    stageOutput = new String(stage.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(stage.waitFor(120, TimeUnit.SECONDS));
+    assertEquals(0, stage.exitValue(), stageOutput);
+  }
+
+  @AfterAll
+  void delete() throws Exception {
+    try (Stream<Path> tree = Files.walk(work)) {
+      tree.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  private String entrypoint() {
+    Matcher m = ENTRYPOINT.matcher(stageOutput);
+    assertTrue(m.find(), stageOutput);
+    return m.group(1).trim();
+  }
+
+  @Test
+  void theFolder_holdsTheApp_theRuntimeItNeeds_andTheEntrypoint() throws Exception {
+    assertEquals(
+        "java -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -jar"
+            + " WEB-INF/aerun/runtime-main.jar --log-format json --mode http --ee ee10 .",
+        entrypoint());
+    assertTrue(Files.isRegularFile(staged.resolve("WEB-INF/lib/appengine-api-1.0-sdk-4.0.2.jar")));
+    assertTrue(Files.isRegularFile(staged.resolve("WEB-INF/aerun/runtime-main.jar")));
+    assertTrue(Files.isDirectory(staged.resolve("WEB-INF/aerun/lib/ee10")));
+    for (String absent : List.of("ee8", "ee11", "legacy", "apihost", "stage")) {
+      assertFalse(Files.exists(staged.resolve("WEB-INF/aerun/lib/" + absent)), absent);
+    }
+    String descriptor = Files.readString(staged.resolve("WEB-INF/appengine-web.xml"));
+    assertTrue(descriptor.contains("<entrypoint>" + entrypoint() + "</entrypoint>"), descriptor);
+    assertTrue(descriptor.contains("<app-engine-apis>true</app-engine-apis>"), descriptor);
+    assertTrue(descriptor.contains("<application>apis-sample</application>"), descriptor);
+    assertTrue(descriptor.contains("<runtime>java21</runtime>"), descriptor);
+  }
+
+  @Test
+  void googlesStaging_readsTheFolder_andItsAppYamlCarriesTheEntrypoint() throws Exception {
+    // Google's reader writes a default web.xml into an app without one: give it a copy.
+    Path copy = work.resolve("google-input");
+    try (Stream<Path> tree = Files.walk(staged)) {
+      for (Path p : tree.toList()) {
+        Path to = copy.resolve(staged.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(to);
+        } else {
+          Files.copy(p, to);
+        }
+      }
+    }
+    Path sdk = Files.createDirectories(work.resolve("sdk/docs"));
+    Files.writeString(
+        sdk.resolve("appengine-web.xsd"),
+        GoogleStagingCheck.anySchema("appengine-web-app", "http://appengine.google.com/ns/1.0"));
+    Files.writeString(sdk.resolve("cron.xsd"), GoogleStagingCheck.anySchema("cronentries", null));
+    Files.writeString(
+        sdk.resolve("queue.xsd"), GoogleStagingCheck.anySchema("queue-entries", null));
+    List<String> command =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Dappengine.sdk.root=" + sdk.getParent(),
+            "-cp",
+            GoogleStagingCheck.testClasses() + File.pathSeparator + GoogleApiServer.classPath(),
+            GoogleStagingCheck.class.getName(),
+            copy.toString());
+    Process google = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String yaml = new String(google.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(google.waitFor(120, TimeUnit.SECONDS));
+    assertEquals(0, google.exitValue(), yaml);
+    assertTrue(yaml.contains("entrypoint: '" + entrypoint() + "'"), yaml);
+    assertTrue(yaml.contains("runtime: java21"), yaml);
+    assertTrue(yaml.contains("app_engine_apis: True"), yaml);
+  }
+
+  @Test
+  void theEntrypoint_servesTheApp_withThePlatformsApiHostAndFrontEnd() throws Exception {
+    try (GoogleApiServer apiServer = GoogleApiServer.start()) {
+      int apiPort = apiServer.portBlocking();
+      List<String> command = new ArrayList<>(List.of(entrypoint().split(" ")));
+      assertEquals("java", command.get(0));
+      // The platform's java is on its PATH; here it is the tests' JVM.
+      command.set(0, Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      RuntimeProcess runtime =
+          RuntimeProcess.start(
+              command,
+              staged,
+              Map.of(
+                  "PORT", "0",
+                  "GAE_ENV", "standard",
+                  "GAE_APPLICATION", "apis-sample",
+                  "GAE_SERVICE", "default",
+                  "GAE_VERSION", "v1",
+                  "GAE_RUNTIME", "java21",
+                  "API_HOST", "127.0.0.1",
+                  "API_PORT", Integer.toString(apiPort)));
+      try {
+        runtime.port();
+        assertTrue(runtime.output().contains("127.0.0.1:" + apiPort), runtime.output());
+        call(runtime, "put?name=standard&value=v-standard");
+        assertEquals("v-standard", value(call(runtime, "get?name=standard"), "value"));
+        // The platform's front end is believed: its cron header reaches the app as one.
+        RawResponse cron =
+            RawResponse.get(
+                runtime.port(), "/cron/record?id=from-front-end", "X-AppEngine-Cron: true");
+        assertEquals(200, cron.status());
+        assertEquals(
+            "method=GET cron=true trustedCron=true",
+            value(call(runtime, "seen?id=cron-from-front-end"), "seen"));
+      } finally {
+        runtime.close();
+      }
+    }
+  }
+}
