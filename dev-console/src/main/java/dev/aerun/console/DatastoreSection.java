@@ -84,7 +84,7 @@ final class DatastoreSection implements ConsoleSection {
     String namespace = namespace(query);
     String kind = optional(query, "kind");
     Html html = new Html();
-    done(html, query);
+    html.done(done(query.getValue("done")));
     html.tag("<form method=\"get\" action=\"")
         .text(PATH)
         .tag("\">Namespace ")
@@ -237,7 +237,7 @@ final class DatastoreSection implements ConsoleSection {
     }
     Datastore.Entity entity = found.get();
     Html html = new Html();
-    done(html, query);
+    html.done(done(query.getValue("done")));
     html.tag("<h2>")
         .text(key)
         .tag("</h2>\n<p>Kind ")
@@ -309,19 +309,15 @@ final class DatastoreSection implements ConsoleSection {
     html.tag(" <button type=\"submit\">Save</button></form>");
   }
 
-  private static void done(Html html, Fields query) {
-    String done = query.getValue("done");
-    String message =
-        done == null
-            ? null
-            : switch (done) {
-              case "deleted" -> "The entity was deleted.";
-              case "saved" -> "The property was saved.";
-              default -> null;
-            };
-    if (message != null) {
-      html.tag("<p class=\"done\">").text(message).tag("</p>\n");
-    }
+  /** The message of the action a redirect names; null for none. */
+  private static String done(String done) {
+    return done == null
+        ? null
+        : switch (done) {
+          case "deleted" -> "The entity was deleted.";
+          case "saved" -> "The property was saved.";
+          default -> null;
+        };
   }
 
   private static EntityKey key(Fields fields) {

@@ -28,6 +28,11 @@ final class Html {
     return tag("<" + tag + ">").text(value).tag("</" + tag.split(" ", 2)[0] + ">");
   }
 
+  /** What an action did, on the page it redirected to; nothing for null. */
+  Html done(String message) {
+    return message == null ? this : tag("<p class=\"done\">").text(message).tag("</p>\n");
+  }
+
   /** A link to {@code path} with {@code params} (name, value, ...) encoded. */
   Html link(String label, String path, String... params) {
     return tag("<a href=\"").text(url(path, params)).tag("\">").text(label).tag("</a>");

@@ -44,9 +44,7 @@ final class MailSection implements ConsoleSection {
       throws ApiCallException, InterruptedException {
     List<Mail.Message> sent = mail.sentBlocking();
     Html html = new Html();
-    if ("cleared".equals(query.getValue("done"))) {
-      html.tag("<p class=\"done\">The sent messages were cleared.</p>\n");
-    }
+    html.done("cleared".equals(query.getValue("done")) ? "The sent messages were cleared." : null);
     html.tag(
         "<p class=\"note\">The messages the app sent since the local API host started. The"
             + " development server delivers none.</p>\n");

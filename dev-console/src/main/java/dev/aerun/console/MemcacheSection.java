@@ -39,9 +39,7 @@ final class MemcacheSection implements ConsoleSection {
       throws ApiCallException, InterruptedException {
     Memcache.Stats stats = memcache.statsBlocking();
     Html html = new Html();
-    if ("flushed".equals(query.getValue("done"))) {
-      html.tag("<p class=\"done\">The cache was flushed.</p>\n");
-    }
+    html.done("flushed".equals(query.getValue("done")) ? "The cache was flushed." : null);
     html.tag("<table>")
         .tag("<tr><th>Items</th>")
         .element("td", stats.items())

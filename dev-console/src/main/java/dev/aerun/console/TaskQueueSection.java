@@ -76,7 +76,7 @@ final class TaskQueueSection implements ConsoleSection {
   private Answer queuesBlocking(Fields query, String token)
       throws ApiCallException, InterruptedException {
     Html html = new Html();
-    done(html, query);
+    html.done(done(query.getValue("done")));
     List<TaskQueues.Queue> all = queues.queuesBlocking();
     html.tag(
         "<p class=\"note\">The queues of WEB-INF/queue.xml (and <code>default</code>), as"
@@ -126,7 +126,7 @@ final class TaskQueueSection implements ConsoleSection {
     }
     TaskQueues.Tasks page = queues.tasksBlocking(queue, from, PAGE_SIZE);
     Html html = new Html();
-    done(html, query);
+    html.done(done(query.getValue("done")));
     html.tag("<p>Queue ")
         .element("code", queue)
         .tag(". ")
@@ -196,20 +196,16 @@ final class TaskQueueSection implements ConsoleSection {
     return eta.toString() + (millis >= 0 ? " (in " + relative + ")" : " (" + relative + " ago)");
   }
 
-  private static void done(Html html, Fields query) {
-    String done = query.getValue("done");
-    String message =
-        done == null
-            ? null
-            : switch (done) {
-              case "ran" -> "The task ran: if it failed, the queue retries it as usual.";
-              case "deleted" -> "The task was deleted.";
-              case "purged" -> "The queue was purged.";
-              case "unknown" -> "No such task: it ran or was deleted meanwhile.";
-              default -> null;
-            };
-    if (message != null) {
-      html.tag("<p class=\"done\">").text(message).tag("</p>\n");
-    }
+  /** The message of the action a redirect names; null for none. */
+  private static String done(String done) {
+    return done == null
+        ? null
+        : switch (done) {
+          case "ran" -> "The task ran: if it failed, the queue retries it as usual.";
+          case "deleted" -> "The task was deleted.";
+          case "purged" -> "The queue was purged.";
+          case "unknown" -> "No such task: it ran or was deleted meanwhile.";
+          default -> null;
+        };
   }
 }

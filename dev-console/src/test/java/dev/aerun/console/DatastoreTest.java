@@ -26,7 +26,6 @@ import com.google.appengine.api.users.User;
 import com.google.appengine.repackaged.com.google.storage.onestore.v3_bytes.proto2api.OnestoreEntity.EntityProto;
 import com.google.apphosting.datastore_bytes.proto2api.DatastoreV3Pb;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
@@ -41,16 +40,11 @@ import org.junit.jupiter.api.Test;
  */
 class DatastoreTest {
   /** The calls made, and the answers to give, in order. */
-  private final List<String> calls = new ArrayList<>();
+  private final RecordingHost host = new RecordingHost();
 
-  private final List<byte[]> requests = new ArrayList<>();
-  private final List<byte[]> answers = new ArrayList<>();
-  private final HostCalls host =
-      (service, method, request) -> {
-        calls.add(service + "." + method);
-        requests.add(request);
-        return answers.isEmpty() ? new byte[0] : answers.remove(0);
-      };
+  private final List<String> calls = host.calls;
+  private final List<byte[]> requests = host.requests;
+  private final List<byte[]> answers = host.answers;
   private final Datastore datastore = new Datastore(host, TestEnvironment.APP);
 
   @BeforeEach

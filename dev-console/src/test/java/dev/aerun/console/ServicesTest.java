@@ -23,7 +23,6 @@ import com.google.appengine.api.taskqueue_bytes.TaskQueuePb.TaskQueueQueryTasksR
 import com.google.appengine.api.taskqueue_bytes.TaskQueuePb.TaskQueueRetryParameters;
 import com.google.appengine.api.taskqueue_bytes.TaskQueuePb.TaskQueueServiceError.ErrorCode;
 import com.google.appengine.repackaged.com.google.protobuf.ByteString;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -33,15 +32,10 @@ import org.junit.jupiter.api.Test;
  * own classes.
  */
 class ServicesTest {
-  private final List<String> calls = new ArrayList<>();
-  private final List<byte[]> requests = new ArrayList<>();
-  private final List<byte[]> answers = new ArrayList<>();
-  private final HostCalls host =
-      (service, method, request) -> {
-        calls.add(service + "." + method);
-        requests.add(request);
-        return answers.isEmpty() ? new byte[0] : answers.remove(0);
-      };
+  private final RecordingHost host = new RecordingHost();
+  private final List<String> calls = host.calls;
+  private final List<byte[]> requests = host.requests;
+  private final List<byte[]> answers = host.answers;
 
   @Test
   void queues_withTheirStats() throws Exception {

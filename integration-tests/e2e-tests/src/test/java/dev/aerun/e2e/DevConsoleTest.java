@@ -186,69 +186,44 @@ class DevConsoleTest {
     return n;
   }
 
+  /** Edits {@code property} of the entity {@code key} from its page; what the app then reads. */
+  private String edit(String key, String property, String type, String value) throws Exception {
+    act(
+        KEY_PARAM + key,
+        "/_ah/dev/datastore/edit",
+        "key",
+        key,
+        "property",
+        property,
+        "type",
+        type,
+        "value",
+        value);
+    return call(runtime, "property?kind=Typed&name=edited&property=" + property);
+  }
+
   @Test
   void datastore_editedProperties_areWhatTheAppReads() throws Exception {
     String key = typed("edited", "x");
-    String page = KEY_PARAM + key;
-    act(
-        page,
-        "/_ah/dev/datastore/edit",
-        "key",
-        key,
-        "property",
-        "count",
-        "type",
-        "Long",
-        "value",
-        "43");
-    String count = call(runtime, "property?kind=Typed&name=edited&property=count");
+    String count = edit(key, "count", "Long", "43");
     assertEquals("43", value(count, "value"));
     assertEquals("Long", value(count, "type"));
-    act(
-        page,
-        "/_ah/dev/datastore/edit",
-        "key",
-        key,
-        "property",
-        "notes",
-        "type",
-        "Text",
-        "value",
-        "<b>new</b> notes");
-    String notes = call(runtime, "property?kind=Typed&name=edited&property=notes");
+    String notes = edit(key, "notes", "Text", "<b>new</b> notes");
     assertEquals("<b>new</b> notes", value(notes, "value"));
     assertEquals("Text", value(notes, "type"));
-    act(
-        page,
-        "/_ah/dev/datastore/edit",
-        "key",
-        key,
-        "property",
-        "when",
-        "type",
-        "Date",
-        "value",
-        "2030-01-02T03:04:05Z");
-    assertEquals(
-        "Date", value(call(runtime, "property?kind=Typed&name=edited&property=when"), "type"));
-    String shown = get(page).body();
+    assertEquals("Date", value(edit(key, "when", "Date", "2030-01-02T03:04:05Z"), "type"));
+    String shown = get(KEY_PARAM + key).body();
     assertTrue(
         shown.contains("<td>when</td><td>Date</td><td>yes</td><td>2030-01-02T03:04:05Z"), shown);
     assertTrue(shown.contains("&lt;b&gt;new&lt;/b&gt; notes"), shown);
 
     // A value that is not of the property's type changes nothing.
-    Map<String, String> bad =
-        Map.of(
-            "token",
-            token(get(page).body()),
-            "key",
-            key,
-            "property",
-            "count",
-            "type",
-            "Long",
-            "value",
-            "forty-four");
+    Map<String, String> bad = new LinkedHashMap<>();
+    bad.put("token", token(shown));
+    bad.put("key", key);
+    bad.put("property", "count");
+    bad.put("type", "Long");
+    bad.put("value", "forty-four");
     HttpResponse<String> refused = post("/_ah/dev/datastore/edit", bad);
     assertEquals(400, refused.statusCode(), refused.body());
     assertTrue(refused.body().contains("a Long is a whole number"), refused.body());
