@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
@@ -159,7 +160,7 @@ final class ConsoleHandler extends Handler.Wrapper {
                 ? Answer.error(403, section.title(), "Refused: " + refused + ".")
                 : section.actBlocking(sub, form);
       }
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | BadMessageException e) {
       answer = Answer.error(400, section.title(), String.valueOf(e.getMessage()));
     } catch (ApiCallException e) {
       answer =

@@ -21,9 +21,11 @@ import java.util.Optional;
  * 15}}, {@code Property {meaning = 1, name = 3, multiple = 4, value = 5}}.
  */
 final class Datastore {
-  /** The filter operators a developer can choose: {@code Query.Filter.Operator} values. */
-  static final Map<String, Integer> OPERATORS =
-      Map.of("=", 5, "<", 1, "<=", 2, ">", 3, ">=", 4, "!=", 9);
+  /**
+   * The filter operators a developer can choose: {@code Query.Filter.Operator} values. Not {@code
+   * !=}: the SDK splits it into two queries itself, the service never gets it.
+   */
+  static final Map<String, Integer> OPERATORS = Map.of("=", 5, "<", 1, "<=", 2, ">", 3, ">=", 4);
 
   /** How many kinds the kinds list reads at most. */
   static final int MAX_KINDS = 1000;

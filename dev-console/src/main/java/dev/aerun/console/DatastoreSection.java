@@ -202,7 +202,7 @@ final class DatastoreSection implements ConsoleSection {
         .tag("Filter: property <input name=\"fp\" value=\"")
         .text(filter == null ? "" : filter.property())
         .tag("\"> <select name=\"fo\">");
-    for (String op : List.of("=", "<", "<=", ">", ">=", "!=")) {
+    for (String op : List.of("=", "<", "<=", ">", ">=")) {
       html.tag("<option")
           .tag(filter != null && filter.operator().equals(op) ? " selected" : "")
           .tag(" value=\"")

@@ -117,7 +117,7 @@ record PropertyValue(String type, int meaning, ProtoMessage value) {
     String shown =
         switch (type) {
           case "Long", "Rating" -> Long.toString(value.bits(1));
-          case "Date" -> Instant.EPOCH.plusNanos(value.bits(1) * 1000).toString();
+          case "Date" -> instant(value.bits(1)).toString();
           case "Boolean" -> Boolean.toString(value.bool(2));
           case "Double" -> Double.toString(value.doubleValue(4));
           case "Blob", "ShortBlob", "EmbeddedEntity" -> {
@@ -145,13 +145,19 @@ record PropertyValue(String type, int meaning, ProtoMessage value) {
   String editText() {
     return switch (type) {
       case "Long", "Rating" -> Long.toString(value.bits(1));
-      case "Date" -> Instant.EPOCH.plusNanos(value.bits(1) * 1000).toString();
+      case "Date" -> instant(value.bits(1)).toString();
       case "Boolean" -> Boolean.toString(value.bool(2));
       case "Double" -> Double.toString(value.doubleValue(4));
       case "String", "Text", "Email", "Link", "Category", "PhoneNumber", "PostalAddress" ->
           value.string(3);
       default -> "";
     };
+  }
+
+  /** Microseconds since the epoch as an instant (any long: no overflow). */
+  static Instant instant(long micros) {
+    return Instant.ofEpochSecond(
+        Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
   }
 
   private static String referenceValue(ProtoMessage reference) {

@@ -184,7 +184,7 @@ final class TaskQueueSection implements ConsoleSection {
 
   /** An ETA as an instant and how far it is from now. */
   private String eta(long etaUsec) {
-    Instant eta = Instant.EPOCH.plusNanos(etaUsec * 1000);
+    Instant eta = PropertyValue.instant(etaUsec);
     long millis = eta.toEpochMilli() - nowMillis.getAsLong();
     Duration delta = Duration.ofMillis(Math.abs(millis));
     String relative =

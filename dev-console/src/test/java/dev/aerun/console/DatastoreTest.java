@@ -142,6 +142,14 @@ class DatastoreTest {
     assertTrue(read.property("date").orElseThrow().editable());
   }
 
+  @Test
+  void datesOfAnyRange_areShown() {
+    assertEquals("1969-12-31T23:59:59.999999Z", PropertyValue.instant(-1).toString());
+    assertEquals(
+        Instant.ofEpochSecond(Long.MAX_VALUE / 1_000_000, 775_807_000),
+        PropertyValue.instant(Long.MAX_VALUE));
+  }
+
   private static String display(Datastore.Entity entity, String name) {
     return entity.property(name).orElseThrow().values().get(0).display();
   }
