@@ -3,7 +3,7 @@ package dev.aerun.console;
 import dev.aerun.runtime.apis.ApiCallException;
 import dev.aerun.runtime.dev.DevPage;
 import dev.aerun.runtime.dev.DevStatusHandler;
-import dev.aerun.runtime.dev.Loopback;
+import dev.aerun.runtime.dev.DeveloperHandler;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,12 +21,11 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
-import org.eclipse.jetty.util.HostPort;
 
 /**
- * Answers the console's pages under {@code /_ah/dev/} for the developer at this machine (a loopback
- * client naming a loopback host); every other request, and these paths from anyone else, go on to
- * the app unchanged.
+ * Answers the console's pages under {@code /_ah/dev/} for the developer at this machine, as the
+ * {@link DeveloperHandler} in front of it found (a loopback client naming a development host);
+ * every other request, and these paths from anyone else, go on to the app unchanged.
  *
  * <p>Pages are GETs and change nothing. An action is a POST that must come from this origin ({@code
  * Origin}, when the browser sends one, names this host; {@code Sec-Fetch-Site}, when sent, is
@@ -59,49 +58,10 @@ final class ConsoleHandler extends Handler.Wrapper {
     this.tokens = tokens;
   }
 
-  /**
-   * Whether {@code request} is the developer's: from a loopback client (as the trust policy
-   * believes it) and naming a loopback host, so that a page elsewhere whose name was rebound to
-   * 127.0.0.1 cannot reach the console through the developer's browser.
-   */
-  static boolean isDeveloper(Request request) {
-    return Loopback.isLoopbackClient(request) && isLoopbackHost(host(request));
-  }
-
-  private static String host(Request request) {
-    String header = request.getHeaders().get(HttpHeader.HOST);
-    if (header == null) {
-      return request.getHttpURI().getHost();
-    }
-    try {
-      return new HostPort(header.trim()).getHost();
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
-  }
-
-  static boolean isLoopbackHost(String host) {
-    if (host == null || host.isEmpty()) {
-      return false;
-    }
-    String name = host.toLowerCase(Locale.ROOT);
-    if (name.equals("localhost")) {
-      return true;
-    }
-    if (name.startsWith("[") && name.endsWith("]")) {
-      name = name.substring(1, name.length() - 1);
-    }
-    // Only IP literals: a name other than localhost is never resolved here.
-    if (!name.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == '.' || c == ':')) {
-      return false;
-    }
-    return Loopback.isLoopbackAddress(name);
-  }
-
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     String path = Request.getPathInContext(request);
-    if (!path.startsWith(PREFIX) || !isDeveloper(request)) {
+    if (!path.startsWith(PREFIX) || !DeveloperHandler.isDeveloper(request)) {
       return super.handle(request, response, callback);
     }
     String rest = path.substring(PREFIX.length());

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.appengine.api.memcache.MemcacheServicePb.MemcacheStatsResponse;
 import com.google.appengine.api.memcache.MemcacheServicePb.MergedNamespaceStats;
+import dev.aerun.runtime.dev.DeveloperHandler;
+import dev.aerun.runtime.dev.DevelopmentHosts;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -49,9 +51,12 @@ class ConsoleHandlerTest {
             return true;
           }
         };
+    // As in the dev server: the development surface's check in front.
     server.setHandler(
-        new ConsoleHandler(
-            List.of(new MemcacheSection(new Memcache(host))), true, new PageTokens(), app));
+        new DeveloperHandler(
+            DevelopmentHosts.withNames(List.of("dev.example")),
+            new ConsoleHandler(
+                List.of(new MemcacheSection(new Memcache(host))), true, new PageTokens(), app)));
     server.start();
   }
 
@@ -112,7 +117,8 @@ class ConsoleHandlerTest {
 
   @Test
   void pages_areForLoopbackHostsOnly() throws Exception {
-    for (String name : List.of("127.0.0.1", "localhost:8080", "[::1]:8080", "127.1.2.3")) {
+    for (String name :
+        List.of("127.0.0.1", "localhost:8080", "[::1]:8080", "127.1.2.3", "dev.example:8080")) {
       stats();
       String page = exchange("GET", "/_ah/dev/memcache", name);
       assertTrue(page.startsWith("HTTP/1.1 200"), name + ": " + page);
@@ -126,7 +132,12 @@ class ConsoleHandlerTest {
       assertTrue(page.contains("the app's own 404"), name + ": " + page);
     }
     assertEquals(
-        List.of("memcache.Stats", "memcache.Stats", "memcache.Stats", "memcache.Stats"),
+        List.of(
+            "memcache.Stats",
+            "memcache.Stats",
+            "memcache.Stats",
+            "memcache.Stats",
+            "memcache.Stats"),
         host.calls);
   }
 
@@ -174,16 +185,5 @@ class ConsoleHandlerTest {
         exchange("POST", "/_ah/dev/memcache", "127.0.0.1", "body:token=" + token())
             .startsWith("HTTP/1.1 405"));
     assertFalse(exchange("GET", "/_ah/devx", "127.0.0.1").contains("development server"));
-  }
-
-  @Test
-  void loopbackHosts() {
-    assertTrue(ConsoleHandler.isLoopbackHost("localhost"));
-    assertTrue(ConsoleHandler.isLoopbackHost("127.0.0.1"));
-    assertTrue(ConsoleHandler.isLoopbackHost("[::1]"));
-    assertFalse(ConsoleHandler.isLoopbackHost("10.0.0.1"));
-    assertFalse(ConsoleHandler.isLoopbackHost("example.com"));
-    assertFalse(ConsoleHandler.isLoopbackHost(null));
-    assertFalse(ConsoleHandler.isLoopbackHost(""));
   }
 }

@@ -156,6 +156,26 @@ class AppEngineStandardTest {
   }
 
   @Test
+  void symbolicLinks_followTheRulesOfEveryTarget() throws Exception {
+    Path app = Files.createDirectories(dir.resolve("exploded/WEB-INF")).getParent();
+    Files.writeString(app.resolve("WEB-INF/appengine-web.xml"), DESCRIPTOR);
+    Files.writeString(app.resolve("index.html"), "<h1>shop</h1>");
+    Files.createSymbolicLink(app.resolve("home.html"), Path.of("index.html"));
+    Path out = dir.resolve("out");
+    run(0, "--target", "appengine-standard", app.toString(), out.toString());
+    assertEquals(Path.of("index.html"), Files.readSymbolicLink(out.resolve("home.html")));
+
+    Path secret = Files.writeString(dir.resolve("build-machine-secret.txt"), "s3cr3t");
+    Files.createSymbolicLink(app.resolve("leak.txt"), secret);
+    String[] said = run(1, "--target", "appengine-standard", app.toString(), out.toString());
+    assertTrue(said[1].contains("symbolic link leak.txt"), said[1]);
+    assertTrue(said[1].contains("leads out of the app"), said[1]);
+    assertTrue(
+        Files.isSymbolicLink(out.resolve("home.html")), "the earlier staging is left as it was");
+    assertFalse(Files.exists(out.resolve("leak.txt")));
+  }
+
+  @Test
   void stagingAgain_replacesAnEarlierStaging_butNoOtherFolder() throws Exception {
     Path out = dir.resolve("out");
     run(0, "--target", "appengine-standard", war(DESCRIPTOR, "old.txt").toString(), out.toString());
