@@ -6,14 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -132,8 +142,9 @@ class AppEngineStandardStageTest {
 
   @Test
   void theEntrypoint_servesTheApp_withThePlatformsApiHostAndFrontEnd() throws Exception {
-    try (GoogleApiServer apiServer = GoogleApiServer.start()) {
-      int apiPort = apiServer.portBlocking();
+    try (GoogleApiServer apiServer = GoogleApiServer.start();
+        RecordingForwarder recorder = new RecordingForwarder(apiServer.portBlocking())) {
+      int apiPort = recorder.port();
       List<String> command = new ArrayList<>(List.of(entrypoint().split(" ")));
       assertEquals("java", command.get(0));
       // The platform's java is on its PATH; here it is the tests' JVM.
@@ -154,8 +165,13 @@ class AppEngineStandardStageTest {
       try {
         runtime.port();
         assertTrue(runtime.output().contains("127.0.0.1:" + apiPort), runtime.output());
-        call(runtime, "put?name=standard&value=v-standard");
+        // The front end's API ticket is the one the calls of its request carry.
+        call(
+            runtime,
+            "put?name=standard&value=v-standard",
+            "X-AppEngine-Api-Ticket: platform-ticket-7");
         assertEquals("v-standard", value(call(runtime, "get?name=standard"), "value"));
+        assertTrue(recorder.sawBytes("platform-ticket-7"), "the ticket reaches the API host");
         // The platform's front end is believed: its cron header reaches the app as one.
         RawResponse cron =
             RawResponse.get(
@@ -167,6 +183,69 @@ class AppEngineStandardStageTest {
       } finally {
         runtime.close();
       }
+    }
+  }
+
+  /**
+   * Stands between the runtime and the API host (an {@code API_HOST}/{@code API_PORT} of its own):
+   * forwards each call as it is and keeps the request bodies, so a test can see what the calls
+   * carried.
+   */
+  private static final class RecordingForwarder implements AutoCloseable {
+    private final HttpServer server;
+    private final HttpClient client = HttpClient.newHttpClient();
+    private final List<byte[]> bodies = new CopyOnWriteArrayList<>();
+
+    RecordingForwarder(int apiPort) throws IOException {
+      server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      server.createContext(
+          "/",
+          exchange -> {
+            try (exchange) {
+              byte[] body = exchange.getRequestBody().readAllBytes();
+              bodies.add(body);
+              HttpRequest.Builder forward =
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              "http://127.0.0.1:" + apiPort + exchange.getRequestURI().getPath()))
+                      .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+              exchange
+                  .getRequestHeaders()
+                  .forEach(
+                      (name, values) -> {
+                        if (name.toLowerCase(Locale.ROOT).startsWith("x-google-rpc-")
+                            || name.equalsIgnoreCase("Content-Type")) {
+                          values.forEach(v -> forward.header(name, v));
+                        }
+                      });
+              HttpResponse<byte[]> answer =
+                  client.send(forward.build(), HttpResponse.BodyHandlers.ofByteArray());
+              answer
+                  .headers()
+                  .firstValue("Content-Type")
+                  .ifPresent(t -> exchange.getResponseHeaders().set("Content-Type", t));
+              exchange.sendResponseHeaders(answer.statusCode(), answer.body().length);
+              exchange.getResponseBody().write(answer.body());
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
+      server.start();
+    }
+
+    int port() {
+      return server.getAddress().getPort();
+    }
+
+    /** Whether a call's body held the ASCII {@code text}. */
+    boolean sawBytes(String text) {
+      return bodies.stream()
+          .anyMatch(b -> new String(b, StandardCharsets.ISO_8859_1).contains(text));
+    }
+
+    @Override
+    public void close() {
+      server.stop(0);
     }
   }
 }

@@ -46,9 +46,19 @@ class DevConsoleTest {
     data = Files.createTempDirectory("aerun-console-data-");
     runtime =
         runtimes.start(
-            RuntimeProcess.launch(RuntimeProcess.app("sample-apis-ee10.war"))
+            inMode(RuntimeProcess.launch(RuntimeProcess.app("sample-apis-ee10.war")))
                 .args("--development", "--log-format", "text", "--api-data", data.toString()));
     runtime.port();
+  }
+
+  /** The app's serving mode: its descriptor's (HttpConnector) here. */
+  RuntimeProcess.Launch inMode(RuntimeProcess.Launch launch) {
+    return launch;
+  }
+
+  /** How the status page names the mode. */
+  String modeShown() {
+    return "Mode: HttpConnector";
   }
 
   @AfterAll
@@ -116,7 +126,7 @@ class DevConsoleTest {
     HttpResponse<String> page = get("/_ah/dev");
     assertTrue(page.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
     assertTrue(page.body().contains("<title>aerun development server</title>"), page.body());
-    assertTrue(page.body().contains("Mode: HttpConnector"), page.body());
+    assertTrue(page.body().contains(modeShown()), page.body());
     assertTrue(page.body().contains("API host: local, 127.0.0.1:"), page.body());
     for (String section : List.of("datastore", "taskqueue", "cron", "memcache", "mail")) {
       assertTrue(page.body().contains("href=\"/_ah/dev/" + section + "\""), section);
@@ -256,7 +266,16 @@ class DevConsoleTest {
     for (String task : tasks) {
       assertTrue(held.contains("<td>" + task + "</td>"), task + " in " + held);
     }
-    assertTrue(held.contains("<td>POST</td><td>/tasks/record</td><td>0</td>"), held);
+    // Each with its ETA (when and how far from now), method, URL and retries.
+    for (String task : tasks) {
+      Pattern row =
+          Pattern.compile(
+              "<td>"
+                  + Pattern.quote(task)
+                  + "</td><td>\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z \\((in [^)]+|[^)]+ ago)\\)</td>"
+                  + "<td>POST</td><td>/tasks/record</td><td>0</td>");
+      assertTrue(row.matcher(held).find(), task + " with its ETA in " + held);
+    }
 
     act(
         "/_ah/dev/taskqueue/queue?name=held",
