@@ -51,8 +51,7 @@ final class ConsoleHandler extends Handler.Wrapper {
   private final boolean hasHost;
   private final PageTokens tokens;
 
-  ConsoleHandler(List<ConsoleSection> sections, boolean hasHost, PageTokens tokens, Handler next) {
-    super(next);
+  ConsoleHandler(List<ConsoleSection> sections, boolean hasHost, PageTokens tokens) {
     sections.forEach(s -> this.sections.put(s.name(), s));
     this.hasHost = hasHost;
     this.tokens = tokens;

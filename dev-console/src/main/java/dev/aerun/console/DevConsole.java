@@ -51,7 +51,7 @@ public final class DevConsole {
             new CronSection(new CronJobs(app), new CronDispatch(port::get)),
             new MemcacheSection(new Memcache(calls)),
             new MailSection(new Mail(calls)));
-    return new ConsoleHandler(sections, host != null, new PageTokens(), null);
+    return new ConsoleHandler(sections, host != null, new PageTokens());
   }
 
   /** The runtime serves HTTP on {@code 127.0.0.1:port} (where cron jobs are sent). */

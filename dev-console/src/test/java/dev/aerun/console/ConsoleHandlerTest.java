@@ -8,6 +8,7 @@ import com.google.appengine.api.memcache.MemcacheServicePb.MemcacheStatsResponse
 import com.google.appengine.api.memcache.MemcacheServicePb.MergedNamespaceStats;
 import dev.aerun.runtime.dev.DeveloperHandler;
 import dev.aerun.runtime.dev.DevelopmentHosts;
+import dev.aerun.runtime.server.HandlerChain;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -53,10 +54,11 @@ class ConsoleHandlerTest {
         };
     // As in the dev server: the development surface's check in front.
     server.setHandler(
-        new DeveloperHandler(
-            DevelopmentHosts.withNames(List.of("dev.example")),
+        HandlerChain.of(
+            new DeveloperHandler(DevelopmentHosts.withNames(List.of("dev.example"))),
             new ConsoleHandler(
-                List.of(new MemcacheSection(new Memcache(host))), true, new PageTokens(), app)));
+                List.of(new MemcacheSection(new Memcache(host))), true, new PageTokens()),
+            app));
     server.start();
   }
 
