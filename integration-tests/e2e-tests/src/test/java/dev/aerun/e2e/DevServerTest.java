@@ -292,6 +292,15 @@ class DevServerTest {
       assertTrue(text.contains("com.google.appengine.runtime.environment=Development"), text);
       assertTrue(text.contains("WEB-INF/classes"), text);
 
+      // The console's service pages need a local API host, which an app without
+      // <app-engine-apis> does not have; its cron page still shows (no cron.xml here).
+      HttpResponse<String> datastore = Http.get(runtime.uri("/_ah/dev/datastore"));
+      assertEquals(404, datastore.statusCode());
+      assertTrue(datastore.body().contains("No local API host"), datastore.body());
+      HttpResponse<String> cron = Http.get(runtime.uri("/_ah/dev/cron"));
+      assertEquals(200, cron.statusCode());
+      assertTrue(cron.body().contains("The app has no WEB-INF/cron.xml."), cron.body());
+
       // Error pages show the exception and its stack trace to loopback clients in development.
       HttpResponse<String> boom = Http.get(runtime.uri("/boom.jsp"));
       assertEquals(500, boom.statusCode());
@@ -310,6 +319,12 @@ class DevServerTest {
     try (RuntimeProcess runtime =
         RuntimeProcess.launch(app()).env("SAMPLE_ENV", "from-appengine-web-xml").start()) {
       assertEquals(404, Http.get(runtime.uri("/_ah/dev")).statusCode());
+      // Nor a console: its paths are the app's.
+      for (String path : List.of("/_ah/dev/cron", "/_ah/dev/datastore", "/_ah/dev/memcache")) {
+        HttpResponse<String> page = Http.get(runtime.uri(path));
+        assertEquals(404, page.statusCode(), path);
+        assertFalse(page.body().contains("development server"), page.body());
+      }
       HttpResponse<String> boom = Http.get(runtime.uri("/boom.jsp"));
       assertEquals(500, boom.statusCode());
       assertFalse(boom.body().contains("dev-only detail"), boom.body());
