@@ -368,6 +368,9 @@ abstract class LoginTest {
         assertTrue(boom.body().contains("dev-only detail"), host + ": " + boom.body());
         assertTrue(boom.body().contains("IllegalStateException"), host + ": " + boom.body());
         assertEquals(200, me.get(runtime.port(), host, "/_ah/dev").status(), host);
+        RawResponse console = me.get(runtime.port(), host, "/_ah/dev/cron");
+        assertEquals(200, console.status(), host);
+        assertTrue(console.body().contains("aerun development server"), host);
         assertEquals(200, me.get(runtime.port(), host, "/_ah/login").status(), host);
         RawResponse cookie = me.get(runtime.port(), host, "/admin/page", COOKIE);
         assertEquals(200, cookie.status(), host);
@@ -391,6 +394,22 @@ abstract class LoginTest {
           assertFalse(boom.body().contains(detail), outsider + ": " + boom.body());
         }
         assertEquals(404, outsider.get(runtime, "/_ah/dev").status(), outsider.toString());
+        // Nor the console below it, nor its actions: the app's own answers.
+        for (String page : List.of("/_ah/dev/cron", "/_ah/dev/datastore")) {
+          RawResponse console = outsider.get(runtime, page);
+          assertEquals(404, console.status(), outsider + " " + page);
+          assertFalse(console.body().contains("development server"), outsider + " " + page);
+        }
+        RawResponse run =
+            outsider.client.send(
+                runtime.port(),
+                "POST",
+                outsider.host,
+                "/_ah/dev/cron/run",
+                "job=0&url=%2Fadmin%2Fcron&token=x",
+                "Content-Type: application/x-www-form-urlencoded");
+        assertFalse(run.body().contains("development server"), outsider.toString());
+        assertFalse(run.status() == 303 || run.status() == 403, outsider + ": " + run.status());
         for (String page : List.of("/_ah/login", "/_ah/logout", "/_ah/login?action=logout")) {
           RawResponse login = outsider.get(runtime, page);
           assertEquals(404, login.status(), outsider + " " + page);
