@@ -209,6 +209,29 @@ class AppEngineStandardTest {
             1,
             "--target",
             "appengine-standard",
+            war(DESCRIPTOR.replace("blue &amp; green", "blue&#10;green")).toString(),
+            out.toString());
+    assertTrue(said[1].contains("line break"), said[1]);
+    // The mode and EE version are chosen by the rules of the runtime itself, refusals included.
+    said =
+        run(
+            1,
+            "--target",
+            "appengine-standard",
+            war(DESCRIPTOR.replace(
+                    "</system-properties>",
+                    "  <property name=\"appengine.use.EE8\" value=\"true\"/>\n"
+                        + "    <property name=\"appengine.use.EE11\" value=\"true\"/>\n"
+                        + "  </system-properties>"))
+                .toString(),
+            out.toString());
+    assertTrue(said[1].startsWith("error: shop.war!/WEB-INF/appengine-web.xml: "), said[1]);
+    assertTrue(said[1].contains("conflicting EE flags"), said[1]);
+    said =
+        run(
+            1,
+            "--target",
+            "appengine-standard",
             war(DESCRIPTOR, "WEB-INF/aerun/x.jar").toString(),
             out.toString());
     assertTrue(said[1].contains("WEB-INF/aerun of its own"), said[1]);
@@ -238,6 +261,14 @@ class AppEngineStandardTest {
             exploded.getParent().toString(),
             exploded.getParent().resolve("staged").toString());
     assertTrue(said[1].contains("must not contain each other"), said[1]);
+    // An output folder that is a symbolic link (to anywhere) is not written through.
+    Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+    Path link = Files.createSymbolicLink(dir.resolve("linked-out"), elsewhere);
+    said = run(1, "--target", "appengine-standard", war(DESCRIPTOR).toString(), link.toString());
+    assertTrue(said[1].contains("not a directory"), said[1]);
+    try (Stream<Path> written = Files.list(elsewhere)) {
+      assertEquals(0, written.count());
+    }
     // No distribution to copy the runtime from.
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     assertEquals(
