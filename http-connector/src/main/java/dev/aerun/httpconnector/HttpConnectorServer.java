@@ -16,6 +16,7 @@ import dev.aerun.runtime.load.DeadlineHandler;
 import dev.aerun.runtime.logging.AccessLog;
 import dev.aerun.runtime.logging.RequestTraceHandler;
 import dev.aerun.runtime.security.DevLoginHandler;
+import dev.aerun.runtime.server.BodyCompressionHandler;
 import dev.aerun.runtime.server.HandlerChain;
 import dev.aerun.runtime.server.PublicServer;
 import dev.aerun.runtime.server.PublicServerSpec;
@@ -104,6 +105,9 @@ public final class HttpConnectorServer extends RuntimeServer {
         new AppEngineRequestHandler(serving.contract()),
         new RequestTraceHandler(),
         new DeadlineHandler(),
+        // Responses compressed, gzip request bodies inflated: before the limits, which count what
+        // the app reads and writes.
+        serving.protocols().compression() ? new BodyCompressionHandler() : null,
         // The body size limits, and the app's framing headers dropped.
         new AppBodyHandler(serving.limits()),
         // Development only: the developer's requests told from everyone else's, /_ah/dev and

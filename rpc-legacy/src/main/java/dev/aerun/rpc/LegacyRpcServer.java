@@ -25,6 +25,7 @@ import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.logging.AccessLog;
 import dev.aerun.runtime.logging.RequestTraceHandler;
 import dev.aerun.runtime.security.DevLoginHandler;
+import dev.aerun.runtime.server.BodyCompressionHandler;
 import dev.aerun.runtime.server.HandlerChain;
 import dev.aerun.runtime.server.PublicServer;
 import dev.aerun.runtime.server.PublicServerSpec;
@@ -222,6 +223,10 @@ public final class LegacyRpcServer extends RuntimeServer {
               // Before any body is buffered.
               new ConcurrencyLimitHandler(serving.capacity()),
               new BodyTimeoutHandler(serving.limits().requestBodyTimeout()),
+              // Responses compressed, gzip request bodies inflated, as in HttpConnector mode: here,
+              // so the body limit counts the inflated bytes and the runtime sees what the app of
+              // HttpConnector mode sees; the app's answer is compressed on its way to the client.
+              serving.protocols().compression() ? new BodyCompressionHandler() : null,
               // The contract, the request body limit, the trace for logs and the deadline, applied
               // here to the whole buffered request: the runtime side gets them in the UPRequest.
               new FrontHandler(

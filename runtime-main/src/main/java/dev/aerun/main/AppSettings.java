@@ -13,6 +13,7 @@ import dev.aerun.runtime.contract.TrustPolicy;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.lifecycle.Durations;
 import dev.aerun.runtime.load.Capacity;
+import dev.aerun.runtime.server.Protocols;
 import dev.aerun.runtime.sessions.JdbcSessionStore;
 import dev.aerun.runtime.sessions.WebappSessions;
 import java.util.LinkedHashMap;
@@ -163,6 +164,22 @@ final class AppSettings {
                 Boolean.parseBoolean(
                     effective.get(RequestLimits.IGNORE_RESPONSE_SIZE_LIMIT_PROPERTY)));
     return options.requestBodyTimeout().map(limits::withRequestBodyTimeout).orElse(limits);
+  }
+
+  /**
+   * What the public server speaks: compression from {@code --compression}, else the descriptor's
+   * (or {@code -D}) {@value Protocols#COMPRESSION_PROPERTY}, else on.
+   */
+  static Protocols protocols(Map<String, String> effective, LaunchOptions options) {
+    boolean compression =
+        options
+            .compression()
+            .orElseGet(
+                () ->
+                    ignoringCase(effective, Protocols.COMPRESSION_PROPERTY)
+                        .map(value -> !value.trim().equalsIgnoreCase("false"))
+                        .orElse(true));
+    return Protocols.defaults().withCompression(compression);
   }
 
   static AppEnvironment environment(AppEngineWebXml descriptor, LaunchOptions options) {

@@ -89,6 +89,7 @@ public final class LaunchOptions {
   private final Optional<RpcTransport> rpcTarget;
   private final LogFormat logFormat;
   private final Optional<Boolean> requestLog;
+  private final Optional<Boolean> compression;
   private final Duration shutdownGrace;
   private final Optional<Integer> maxConcurrentRequests;
   private final Optional<Integer> maxQueuedRequests;
@@ -132,6 +133,7 @@ public final class LaunchOptions {
     this.systemProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.systemProperties));
     this.logFormat = b.logFormat;
     this.requestLog = Optional.ofNullable(b.requestLog);
+    this.compression = Optional.ofNullable(b.compression);
     this.shutdownGrace = b.shutdownGrace;
     this.maxConcurrentRequests = Optional.ofNullable(b.maxConcurrentRequests);
     this.maxQueuedRequests = Optional.ofNullable(b.maxQueuedRequests);
@@ -307,6 +309,15 @@ public final class LaunchOptions {
    */
   public boolean requestLog(BooleanSupplier terminal) {
     return requestLog.orElseGet(() -> development || terminal.getAsBoolean());
+  }
+
+  /**
+   * {@code --compression on|off}: whether responses are compressed and gzip request bodies
+   * inflated; empty when not given (the descriptor's {@code appengine.use.compression} decides,
+   * else on).
+   */
+  public Optional<Boolean> compression() {
+    return compression;
   }
 
   /**

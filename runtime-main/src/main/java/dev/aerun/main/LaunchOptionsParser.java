@@ -130,6 +130,7 @@ final class LaunchOptionsParser {
           b.logFormatGiven = true;
         }
         case "--request-log" -> b.requestLog = parseOnOff(value(rest, arg), arg);
+        case "--compression" -> b.compression = parseOnOff(value(rest, arg), arg);
         case "--shutdown-grace" -> b.shutdownGrace = read(Durations::parse, value(rest, arg), arg);
         case "--max-concurrent-requests" ->
             b.maxConcurrentRequests = parseCount(value(rest, arg), arg, 1);
@@ -246,6 +247,7 @@ final class LaunchOptionsParser {
     final Map<String, String> systemProperties = new LinkedHashMap<>();
     LogFormat logFormat = LogFormat.AUTO;
     Boolean requestLog;
+    Boolean compression;
     Duration shutdownGrace = LaunchOptions.DEFAULT_SHUTDOWN_GRACE;
     Integer maxConcurrentRequests;
     Integer maxQueuedRequests;

@@ -1,6 +1,7 @@
 package dev.aerun.main;
 
 import dev.aerun.runtime.logging.RuntimeLogs;
+import dev.aerun.runtime.server.Protocols;
 import java.io.File;
 
 /** The usage text {@code --help} prints: every option of {@link LaunchOptions}. */
@@ -59,6 +60,9 @@ final class LaunchUsage {
         "  --request-log on|off    one log line per request (default: on with --development",
         "                          or on a terminal, else off: the platform's front end",
         "                          logs requests)",
+        "  --compression on|off    compress responses for clients that accept it (zstd,",
+        "                          br, gzip) and inflate gzip request bodies (default on;",
+        "                          also -D" + Protocols.COMPRESSION_PROPERTY + "=false)",
         "  --shutdown-grace D      on SIGTERM/SIGINT, how long requests in flight may",
         "                          finish before they are ended (default 10s; e.g. 500ms,",
         "                          30s, 1m; also $" + LaunchOptions.SHUTDOWN_GRACE_VARIABLE + ")",

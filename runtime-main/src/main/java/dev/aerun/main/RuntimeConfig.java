@@ -85,7 +85,8 @@ record RuntimeConfig(
             AppSettings.limits(effective, options),
             IDLE_TIMEOUT,
             AppSettings.capacity(descriptor, options, maxHeapBytes),
-            options.requestLog(LogFormat::hasTerminal));
+            options.requestLog(LogFormat::hasTerminal),
+            AppSettings.protocols(effective, options));
     return new RuntimeConfig(
         options,
         app,

@@ -1,5 +1,6 @@
 package dev.aerun.runtime.load;
 
+import dev.aerun.runtime.server.BodyCompressionHandler;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -92,8 +93,9 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
   }
 
   /**
-   * Whether a body may follow: a length over 0, or (no length) a chunked HTTP/1 body or any HTTP/2+
-   * stream. Jetty gives a bodiless HTTP/1 request no length at all, not 0.
+   * Whether a body may follow: a length over 0, or (no length) a chunked HTTP/1 body, a body being
+   * inflated ({@link BodyCompressionHandler#INFLATED_LENGTH}) or any HTTP/2+ stream. Jetty gives a
+   * bodiless HTTP/1 request no length at all, not 0.
    */
   public static boolean mayHaveBody(Request request) {
     long length = request.getLength();
@@ -101,7 +103,8 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
       return length > 0;
     }
     return request.getConnectionMetaData().getHttpVersion().getVersion() >= 20
-        || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+        || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING)
+        || request.getHeaders().contains(BodyCompressionHandler.INFLATED_LENGTH);
   }
 
   /** A request whose body reads fail once its time is up. */

@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param capacity how many requests run at once and wait, and on which threads
  * @param requestLog whether the server logs a line per request ({@code AccessLog}); when false no
  *     request log is installed at all, so it costs nothing per request
+ * @param protocols compression, and what else the server speaks beside HTTP/1.1
  */
 public record PublicServerSpec(
     String host,
@@ -27,8 +28,10 @@ public record PublicServerSpec(
     RequestLimits limits,
     Duration idleTimeout,
     Capacity capacity,
-    boolean requestLog) {
+    boolean requestLog,
+    Protocols protocols) {
   public PublicServerSpec {
+    Objects.requireNonNull(protocols, "protocols");
     Objects.requireNonNull(contract, "contract");
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(idleTimeout, "idleTimeout");
@@ -38,7 +41,19 @@ public record PublicServerSpec(
     }
   }
 
-  /** With the request log on. */
+  /** With the default {@link Protocols}. */
+  public PublicServerSpec(
+      String host,
+      int port,
+      ContractOptions contract,
+      RequestLimits limits,
+      Duration idleTimeout,
+      Capacity capacity,
+      boolean requestLog) {
+    this(host, port, contract, limits, idleTimeout, capacity, requestLog, Protocols.defaults());
+  }
+
+  /** With the request log on and the default {@link Protocols}. */
   public PublicServerSpec(
       String host,
       int port,
@@ -55,7 +70,7 @@ public record PublicServerSpec(
   /**
    * The defaults: all interfaces, port 8080, trust nobody, the platform's limits, a 30 s idle
    * timeout, the capacity of a 1 GiB heap ({@link Capacity#forHeap}; the launcher sizes it for the
-   * JVM's), the request log on.
+   * JVM's), the request log on, the default {@link Protocols}.
    */
   public static PublicServerSpec defaults() {
     return new PublicServerSpec(
@@ -68,30 +83,41 @@ public record PublicServerSpec(
   }
 
   public PublicServerSpec withHost(String newHost) {
-    return new PublicServerSpec(newHost, port, contract, limits, idleTimeout, capacity, requestLog);
+    return new PublicServerSpec(
+        newHost, port, contract, limits, idleTimeout, capacity, requestLog, protocols);
   }
 
   public PublicServerSpec withPort(int newPort) {
-    return new PublicServerSpec(host, newPort, contract, limits, idleTimeout, capacity, requestLog);
+    return new PublicServerSpec(
+        host, newPort, contract, limits, idleTimeout, capacity, requestLog, protocols);
   }
 
   public PublicServerSpec withContract(ContractOptions newContract) {
-    return new PublicServerSpec(host, port, newContract, limits, idleTimeout, capacity, requestLog);
+    return new PublicServerSpec(
+        host, port, newContract, limits, idleTimeout, capacity, requestLog, protocols);
   }
 
   public PublicServerSpec withLimits(RequestLimits newLimits) {
-    return new PublicServerSpec(host, port, contract, newLimits, idleTimeout, capacity, requestLog);
+    return new PublicServerSpec(
+        host, port, contract, newLimits, idleTimeout, capacity, requestLog, protocols);
   }
 
   public PublicServerSpec withIdleTimeout(Duration newIdleTimeout) {
-    return new PublicServerSpec(host, port, contract, limits, newIdleTimeout, capacity, requestLog);
+    return new PublicServerSpec(
+        host, port, contract, limits, newIdleTimeout, capacity, requestLog, protocols);
   }
 
   public PublicServerSpec withCapacity(Capacity newCapacity) {
-    return new PublicServerSpec(host, port, contract, limits, idleTimeout, newCapacity, requestLog);
+    return new PublicServerSpec(
+        host, port, contract, limits, idleTimeout, newCapacity, requestLog, protocols);
   }
 
   public PublicServerSpec withRequestLog(boolean on) {
-    return new PublicServerSpec(host, port, contract, limits, idleTimeout, capacity, on);
+    return new PublicServerSpec(host, port, contract, limits, idleTimeout, capacity, on, protocols);
+  }
+
+  public PublicServerSpec withProtocols(Protocols newProtocols) {
+    return new PublicServerSpec(
+        host, port, contract, limits, idleTimeout, capacity, requestLog, newProtocols);
   }
 }
