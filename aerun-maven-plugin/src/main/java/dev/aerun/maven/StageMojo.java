@@ -67,6 +67,13 @@ public final class StageMojo extends AbstractAerunMojo {
   @Parameter(property = "aerun.base")
   private File base;
 
+  /**
+   * Whether the Cloud Run service uses HTTP/2 end to end (its container port named {@code h2c}):
+   * the {@code stage} command's {@code --http2}.
+   */
+  @Parameter(property = "aerun.http2", defaultValue = "false")
+  private boolean http2;
+
   @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
     if (skip) {
@@ -90,6 +97,9 @@ public final class StageMojo extends AbstractAerunMojo {
       }
       command.add("--base");
       command.add((base != null ? base.toPath() : imagesFromRepository()).toString());
+    }
+    if (http2 && !target.equals("appengine-standard")) {
+      command.add("--http2");
     }
     command.add(war.getAbsolutePath());
     command.add(outputDirectory.getAbsolutePath());

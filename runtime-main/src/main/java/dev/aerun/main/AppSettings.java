@@ -168,7 +168,7 @@ final class AppSettings {
 
   /**
    * What the public server speaks: compression from {@code --compression}, else the descriptor's
-   * (or {@code -D}) {@value Protocols#COMPRESSION_PROPERTY}, else on.
+   * (or {@code -D}) {@value Protocols#COMPRESSION_PROPERTY}, else on; h2c from {@code --h2c}.
    */
   static Protocols protocols(Map<String, String> effective, LaunchOptions options) {
     boolean compression =
@@ -179,7 +179,7 @@ final class AppSettings {
                     ignoringCase(effective, Protocols.COMPRESSION_PROPERTY)
                         .map(value -> !value.trim().equalsIgnoreCase("false"))
                         .orElse(true));
-    return Protocols.defaults().withCompression(compression);
+    return new Protocols(compression, options.h2c());
   }
 
   static AppEnvironment environment(AppEngineWebXml descriptor, LaunchOptions options) {

@@ -7,6 +7,8 @@ import dev.aerun.runtime.contract.TrustPolicy;
 import dev.aerun.runtime.dev.DevelopmentHosts;
 import dev.aerun.runtime.logging.LogFormat;
 import dev.aerun.runtime.security.LoginUrls;
+import dev.aerun.runtime.server.Protocols;
+import dev.aerun.runtime.server.UnixSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
@@ -90,6 +92,8 @@ public final class LaunchOptions {
   private final LogFormat logFormat;
   private final Optional<Boolean> requestLog;
   private final Optional<Boolean> compression;
+  private final Protocols.H2c h2c;
+  private final Optional<UnixSocket> unixSocket;
   private final Duration shutdownGrace;
   private final Optional<Integer> maxConcurrentRequests;
   private final Optional<Integer> maxQueuedRequests;
@@ -134,6 +138,9 @@ public final class LaunchOptions {
     this.logFormat = b.logFormat;
     this.requestLog = Optional.ofNullable(b.requestLog);
     this.compression = Optional.ofNullable(b.compression);
+    this.h2c = b.h2c;
+    this.unixSocket =
+        Optional.ofNullable(b.unixSocket).map(path -> new UnixSocket(path, b.unixSocketGroup));
     this.shutdownGrace = b.shutdownGrace;
     this.maxConcurrentRequests = Optional.ofNullable(b.maxConcurrentRequests);
     this.maxQueuedRequests = Optional.ofNullable(b.maxQueuedRequests);
@@ -318,6 +325,19 @@ public final class LaunchOptions {
    */
   public Optional<Boolean> compression() {
     return compression;
+  }
+
+  /**
+   * {@code --unix-socket PATH} (with {@code --unix-socket-group}): a Unix-domain socket the public
+   * server listens on too, or instead of its port ({@code --port none}, {@link #port()} -1).
+   */
+  public Optional<UnixSocket> unixSocket() {
+    return unixSocket;
+  }
+
+  /** {@code --h2c on|off|upgrade}: HTTP/2 cleartext on the public port (default on). */
+  public Protocols.H2c h2c() {
+    return h2c;
   }
 
   /**

@@ -9,6 +9,8 @@ import dev.aerun.runtime.lifecycle.Durations;
 import dev.aerun.runtime.logging.LogFormat;
 import dev.aerun.runtime.logging.RuntimeLogs;
 import dev.aerun.runtime.security.LoginUrls;
+import dev.aerun.runtime.server.Protocols;
+import dev.aerun.runtime.server.PublicServerSpec;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,7 +110,15 @@ final class LaunchOptionsParser {
       String arg = rest.poll();
       switch (arg) {
         case "-h", "--help" -> throw UsageException.help();
-        case "--port" -> b.port = parsePort(value(rest, arg), "--port");
+        case "--port" -> {
+          String port = value(rest, arg);
+          b.port =
+              port.trim().equalsIgnoreCase("none")
+                  ? PublicServerSpec.NO_PORT
+                  : parsePort(port, "--port");
+        }
+        case "--unix-socket" -> b.unixSocket = Path.of(value(rest, arg));
+        case "--unix-socket-group" -> b.unixSocketGroup = true;
         case "--address" -> b.address = value(rest, arg);
         case "--mode" -> b.mode = parseMode(value(rest, arg));
         case "--trusted-proxies" ->
@@ -131,6 +141,7 @@ final class LaunchOptionsParser {
         }
         case "--request-log" -> b.requestLog = parseOnOff(value(rest, arg), arg);
         case "--compression" -> b.compression = parseOnOff(value(rest, arg), arg);
+        case "--h2c" -> b.h2c = read(Protocols.H2c::parse, value(rest, arg), arg);
         case "--shutdown-grace" -> b.shutdownGrace = read(Durations::parse, value(rest, arg), arg);
         case "--max-concurrent-requests" ->
             b.maxConcurrentRequests = parseCount(value(rest, arg), arg, 1);
@@ -214,6 +225,12 @@ final class LaunchOptionsParser {
     if (b.rpcTarget != null && b.role != LaunchOptions.Role.FRONT) {
       throw new UsageException("--rpc-target is for --role front");
     }
+    if (b.port == PublicServerSpec.NO_PORT && b.unixSocket == null) {
+      throw new UsageException("--port none serves nothing without --unix-socket PATH");
+    }
+    if (b.unixSocketGroup && b.unixSocket == null) {
+      throw new UsageException("--unix-socket-group is for --unix-socket PATH");
+    }
     if (b.role == LaunchOptions.Role.RUNTIME && b.rpcListen == null) {
       throw new UsageException(
           "--role runtime needs --rpc-listen tcp:HOST:PORT or unix:PATH: where to serve gRPC");
@@ -232,6 +249,8 @@ final class LaunchOptionsParser {
   /** The options as they are read, before they are checked and frozen. */
   static final class Builder {
     Path app;
+    Path unixSocket;
+    boolean unixSocketGroup;
     int port = LaunchOptions.DEFAULT_PORT;
     String address;
     DevelopmentHosts devHosts;
@@ -248,6 +267,7 @@ final class LaunchOptionsParser {
     LogFormat logFormat = LogFormat.AUTO;
     Boolean requestLog;
     Boolean compression;
+    Protocols.H2c h2c = Protocols.H2c.PRIOR_KNOWLEDGE;
     Duration shutdownGrace = LaunchOptions.DEFAULT_SHUTDOWN_GRACE;
     Integer maxConcurrentRequests;
     Integer maxQueuedRequests;

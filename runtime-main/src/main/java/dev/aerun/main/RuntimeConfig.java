@@ -86,7 +86,8 @@ record RuntimeConfig(
             IDLE_TIMEOUT,
             AppSettings.capacity(descriptor, options, maxHeapBytes),
             options.requestLog(LogFormat::hasTerminal),
-            AppSettings.protocols(effective, options));
+            AppSettings.protocols(effective, options),
+            options.unixSocket().orElse(null));
     return new RuntimeConfig(
         options,
         app,

@@ -12,6 +12,7 @@ import dev.aerun.runtime.server.PortUnavailableException;
 import dev.aerun.runtime.server.PublicServer;
 import dev.aerun.runtime.server.PublicServers;
 import dev.aerun.runtime.server.RuntimeServer;
+import dev.aerun.runtime.server.UnixSocket;
 import dev.aerun.runtime.webapp.Deployment;
 import java.io.IOException;
 import java.io.InputStream;
@@ -119,6 +120,15 @@ final class RuntimeStarter {
     if (config.role() == Role.ALL) {
       try {
         PublicServers.checkBindable(options.address(), options.port());
+        if (options.unixSocket().isPresent()) {
+          if (!UnixSocket.supported()) {
+            throw new StartupException(
+                "--unix-socket: Unix-domain sockets are not supported on this OS/JVM ("
+                    + System.getProperty("os.name")
+                    + ")");
+          }
+          PublicServers.checkBindable(options.unixSocket().get());
+        }
       } catch (PortUnavailableException e) {
         throw new StartupException(e.getMessage(), e); // before the app is deployed
       }

@@ -24,8 +24,19 @@ final class Manifests {
 
   private Manifests() {}
 
-  /** Cloud Run: a Knative Service. */
+  /** Cloud Run: a Knative Service, on HTTP/1. */
   static String cloudRun(DeploymentPlan plan, String image) {
+    return cloudRun(plan, image, false);
+  }
+
+  /**
+   * Cloud Run: a Knative Service.
+   *
+   * @param http2 HTTP/2 end to end: the container port is named {@code h2c}, which tells Cloud Run
+   *     to forward requests as HTTP/2 cleartext with prior knowledge instead of downgrading them to
+   *     HTTP/1 (the runtime speaks both on its port)
+   */
+  static String cloudRun(DeploymentPlan plan, String image, boolean http2) {
     Map<String, Object> annotations = new LinkedHashMap<>();
     annotations.put("autoscaling.knative.dev/minScale", String.valueOf(plan.minInstances()));
     plan.maxInstances()
@@ -34,7 +45,7 @@ final class Manifests {
 
     Map<String, Object> container = new LinkedHashMap<>();
     container.put("image", image);
-    container.put("ports", List.of(map("name", "http1", "containerPort", PORT)));
+    container.put("ports", List.of(map("name", http2 ? "h2c" : "http1", "containerPort", PORT)));
     if (!plan.env().isEmpty()) {
       container.put("env", env(plan));
     }

@@ -41,14 +41,16 @@ import java.util.zip.ZipFile;
 public final class Stage {
   static final String USAGE =
       "usage: java -jar runtime-main.jar stage [--target containers|appengine-standard]"
-          + " [--image-repo REPO] [--base DIR] <app.war|dir> <out-dir>\n"
+          + " [--image-repo REPO] [--base DIR] [--http2] <app.war|dir> <out-dir>\n"
           + "  --target T         containers (default): the app image and the Cloud Run, GKE and"
           + " App Engine flexible files; appengine-standard: an app folder App Engine standard"
           + " deploys, starting this runtime as its <entrypoint> (see AppEngineStandard)\n"
           + "  --image-repo REPO  the repository the manifests name the app image in"
           + " (default: the service name)\n"
           + "  --base DIR         where the runtime images java17.tar, java21.tar, java25.tar are"
-          + " (default: images/ beside runtime-main.jar, else the local Maven repository)\n";
+          + " (default: images/ beside runtime-main.jar, else the local Maven repository)\n"
+          + "  --http2            the Cloud Run service uses HTTP/2 end to end: its container"
+          + " port is named h2c, so Cloud Run sends requests as HTTP/2 cleartext\n";
 
   private Stage() {}
 
@@ -62,6 +64,7 @@ public final class Stage {
     String repo = null;
     Path base = null;
     String target = "containers";
+    boolean http2 = false;
     List<String> positional = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
@@ -69,7 +72,9 @@ public final class Stage {
         out.print(USAGE);
         return 0;
       }
-      if (arg.equals("--image-repo") || arg.equals("--base") || arg.equals("--target")) {
+      if (arg.equals("--http2")) {
+        http2 = true;
+      } else if (arg.equals("--image-repo") || arg.equals("--base") || arg.equals("--target")) {
         if (i + 1 >= args.length) {
           return usage(err, arg + " needs a value");
         }
@@ -101,7 +106,8 @@ public final class Stage {
           base != null
               ? RuntimeImages.in(base)
               : RuntimeImages.defaults(runtimeHome, System.getenv(), systemProperties());
-      Staged staged = stage(Path.of(positional.get(0)), Path.of(positional.get(1)), repo, images);
+      Staged staged =
+          stage(Path.of(positional.get(0)), Path.of(positional.get(1)), repo, images, http2);
       for (String note : staged.plan().notes()) {
         err.println("note: " + note);
       }
@@ -138,8 +144,19 @@ public final class Stage {
     return stage(app, out, repo, RuntimeImages.in(base));
   }
 
-  /** Stages {@code app} into {@code out}. */
+  /** Stages {@code app} into {@code out}, for a Cloud Run service on HTTP/1. */
   public static Staged stage(Path app, Path outDir, String repo, RuntimeImages images)
+      throws StageException, IOException {
+    return stage(app, outDir, repo, images, false);
+  }
+
+  /**
+   * Stages {@code app} into {@code out}.
+   *
+   * @param http2 whether the Cloud Run service uses HTTP/2 end to end (h2c to the container)
+   */
+  public static Staged stage(
+      Path app, Path outDir, String repo, RuntimeImages images, boolean http2)
       throws StageException, IOException {
     Path source = app.toAbsolutePath().normalize();
     // Absolute, so that every path below compares with every other ("./out" is "out" normalized).
@@ -151,7 +168,7 @@ public final class Stage {
     Path appDir = out.resolve("app");
     Path work = out.resolve(".stage");
     try {
-      return stageInto(source, out, appDir, work, repo, images);
+      return stageInto(source, out, appDir, work, repo, images, http2);
     } catch (StageException | IOException | RuntimeException e) {
       // Nothing half-staged: what this run copied goes (the manifests are written last).
       deleteTree(appDir);
@@ -161,7 +178,13 @@ public final class Stage {
   }
 
   private static Staged stageInto(
-      Path source, Path out, Path appDir, Path work, String repo, RuntimeImages images)
+      Path source,
+      Path out,
+      Path appDir,
+      Path work,
+      String repo,
+      RuntimeImages images,
+      boolean http2)
       throws StageException, IOException {
     deleteTree(appDir);
     if (Files.isDirectory(source)) {
@@ -200,7 +223,7 @@ public final class Stage {
     OciImage.Written written = appImage.write(out.resolve("image.tar"), repository + ":latest");
     String image = repository + "@" + written.digest();
     write(out.resolve("image.tar.digest"), written.digest() + "\n");
-    write(out.resolve("service.yaml"), Manifests.cloudRun(plan, image));
+    write(out.resolve("service.yaml"), Manifests.cloudRun(plan, image, http2));
     write(out.resolve("kubernetes.yaml"), Manifests.kubernetes(plan, image));
     write(out.resolve("app.yaml"), Manifests.appYaml(plan));
     write(

@@ -231,6 +231,24 @@ class ManifestsTest {
   }
 
   @Test
+  void http2_containerPortIsNamedH2c() throws Exception {
+    DeploymentPlan plan = plan("<runtime>java17</runtime>");
+    Map<String, Object> http1 =
+        at(parse(Manifests.cloudRun(plan, IMAGE)), "spec", "template", "spec", "containers", 0);
+    assertEquals("http1", at(http1, "ports", 0, "name"));
+    Map<String, Object> h2c =
+        at(
+            parse(Manifests.cloudRun(plan, IMAGE, true)),
+            "spec",
+            "template",
+            "spec",
+            "containers",
+            0);
+    assertEquals("h2c", at(h2c, "ports", 0, "name"));
+    assertEquals(8080, (int) at(h2c, "ports", 0, "containerPort"));
+  }
+
+  @Test
   void warmupOff_startupProbeIsTcp() throws Exception {
     DeploymentPlan plan =
         plan("<runtime>java17</runtime><warmup-requests-enabled>false</warmup-requests-enabled>");

@@ -49,7 +49,9 @@ final class Bench {
     this.echo = new EchoScenario(profile);
     this.jfr = new JfrProfiles(options);
     this.steal = options.steal();
-    this.timing = new TimingScenarios(profile, options.p99BoundMillis(), echo.body(KIB), steal);
+    this.timing =
+        new TimingScenarios(
+            profile, options.p99BoundMillis(), echo.body(KIB), options.acceptEncoding(), steal);
   }
 
   /** Runs the benchmarks of {@code options}; returns the results folder. */

@@ -56,6 +56,15 @@ public final class BenchMain {
       System.err.print(BenchOptions.USAGE);
       return 2;
     }
+    if (options.h2cPeak()) {
+      try {
+        H2cPeak.run(options, System.out);
+        return 0;
+      } catch (Exception e) {
+        System.err.println("error: " + e.getMessage());
+        return 1;
+      }
+    }
     if (options.calibrate()) {
       try {
         Calibration.run(options, System.out);

@@ -22,6 +22,9 @@ import java.util.Locale;
  * @param java the server JVMs' {@code java}
  * @param jvmFlags the server JVMs' flags, the same for every peer
  * @param p99BoundMillis the capacity scenario's latency bound
+ * @param h2cPeak whether to measure HTTP/2 cleartext peaks ({@link H2cPeak}) instead
+ * @param acceptEncoding the {@code Accept-Encoding} the CPU scenario's requests send, or null for
+ *     none (every peer answers uncompressed)
  * @param jfr whether to record a JFR profile of each EE10 peer under the CPU scenario's load
  * @param repo the repository whose build output is run
  * @param calibrate run the load generator's calibration against wrk instead of the benchmarks
@@ -40,7 +43,9 @@ public record BenchOptions(
     boolean jfr,
     Path repo,
     boolean calibrate,
-    double maxStealPercent) {
+    double maxStealPercent,
+    String acceptEncoding,
+    boolean h2cPeak) {
 
   /** The EE versions the benchmarks know, in report order (each a {@code bench-app-<ee>.war}). */
   static final List<String> EES = List.of("ee10", "ee8", "ee11");
@@ -78,10 +83,16 @@ public record BenchOptions(
         --jfr                   also record a JFR profile of each EE10 peer under the CPU
                                 scenario's load, summarised into profiles/*.txt (adds
                                 -XX:FlightRecorderOptions:stackdepth=512 to every peer)
+        --accept-encoding E     the CPU scenario's requests ask for compressed answers
+                                (e.g. gzip): every peer compresses its 32 KiB answer
+                                (default: no Accept-Encoding, nothing compressed)
         --repo DIR              the built repository (default: found from the driver's jar)
         --calibrate             instead of the benchmarks: the built-in load generator and
                                 wrk against the same bare Jetty, interleaved (peak
                                 throughput, CPU per request); "not calibrated" without wrk
+        --h2c-peak              instead of the benchmarks: peak throughput and CPU per
+                                request of GET /hello over h2c (h2load) and HTTP/1.1 (wrk),
+                                bare Jetty with h2c against HttpConnector mode, interleaved
         -h, --help              this text
 
       or: java -jar bench-driver.jar --jfr-summary FILE.jfr
@@ -109,6 +120,8 @@ public record BenchOptions(
     Path repo = defaultRepo;
     boolean calibrate = false;
     double maxSteal = 3;
+    String acceptEncoding = null;
+    boolean h2cPeak = false;
     Integer echoRounds = null;
     List<Peer> custom = new ArrayList<>();
     try {
@@ -150,8 +163,10 @@ public record BenchOptions(
           case "--p99-bound-ms" -> p99Bound = Double.parseDouble(value(args, ++i, arg));
           case "--max-steal" -> maxSteal = Double.parseDouble(value(args, ++i, arg));
           case "--jfr" -> jfr = true;
+          case "--accept-encoding" -> acceptEncoding = value(args, ++i, arg);
           case "--repo" -> repo = Path.of(value(args, ++i, arg));
           case "--calibrate" -> calibrate = true;
+          case "--h2c-peak" -> h2cPeak = true;
           default -> throw new UsageException("unknown option '" + arg + "'");
         }
       }
@@ -186,7 +201,13 @@ public record BenchOptions(
     }
     if (out == null) {
       String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-      out = Path.of("results", stamp + "-" + (calibrate ? "calibrate-" : "") + profile.name());
+      out =
+          Path.of(
+              "results",
+              stamp
+                  + "-"
+                  + (calibrate ? "calibrate-" : h2cPeak ? "h2c-peak-" : "")
+                  + profile.name());
     }
     return new BenchOptions(
         profile,
@@ -201,7 +222,9 @@ public record BenchOptions(
         jfr,
         repo,
         calibrate,
-        maxSteal);
+        maxSteal,
+        acceptEncoding,
+        h2cPeak);
   }
 
   /** The steal rule of this run's timed phases. */

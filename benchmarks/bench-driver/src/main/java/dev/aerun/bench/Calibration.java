@@ -225,7 +225,7 @@ final class Calibration {
   }
 
   /** CPU time of this JVM's children that ended and were waited for (cutime + cstime). */
-  private static long childrenCpuNanos() {
+  static long childrenCpuNanos() {
     try {
       String stat = Files.readString(Path.of("/proc/self/stat"));
       String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
@@ -294,7 +294,7 @@ final class Calibration {
     return md.toString();
   }
 
-  private static double loadAverage() {
+  static double loadAverage() {
     return Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100)
         / 100.0;
   }

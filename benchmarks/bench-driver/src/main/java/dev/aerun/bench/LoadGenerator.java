@@ -55,11 +55,23 @@ public final class LoadGenerator implements AutoCloseable {
     client.setConnectTimeout(5_000);
     client.setFollowRedirects(false);
     client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "aerun-bench"));
+    // Jetty's client asks for every coding it finds on the class path: here a request asks for
+    // compression only when its Load says so, as the load runs' requests do.
+    client.getContentDecoderFactories().clear();
     client.start();
   }
 
-  /** What one request of a run sends. */
-  public record Load(String method, String path, byte[] body) {}
+  /**
+   * What one request of a run sends.
+   *
+   * @param acceptEncoding its {@code Accept-Encoding} header, or null for none
+   */
+  public record Load(String method, String path, byte[] body, String acceptEncoding) {
+    /** With no {@code Accept-Encoding}: the answer comes uncompressed. */
+    public Load(String method, String path, byte[] body) {
+      this(method, path, body, null);
+    }
+  }
 
   /** One request, waited for: its status, the response's size and how long it took. */
   public record Exchange(int status, long bytes, long nanos) {}
@@ -250,6 +262,9 @@ public final class LoadGenerator implements AutoCloseable {
             .method(load.method())
             .path(load.path())
             .timeout(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    if (load.acceptEncoding() != null) {
+      request.headers(h -> h.put(HttpHeader.ACCEPT_ENCODING, load.acceptEncoding()));
+    }
     if (load.body() != null) {
       request.body(new BytesRequestContent("application/octet-stream", load.body()));
     }

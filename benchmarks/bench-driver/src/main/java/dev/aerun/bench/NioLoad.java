@@ -90,6 +90,9 @@ final class NioLoad {
     head.append(load.method()).append(' ').append(load.path()).append(" HTTP/1.1\r\n");
     head.append("Host: ").append(address.getHostString()).append(':').append(address.getPort());
     head.append("\r\nUser-Agent: aerun-bench\r\n");
+    if (load.acceptEncoding() != null) {
+      head.append("Accept-Encoding: ").append(load.acceptEncoding()).append("\r\n");
+    }
     byte[] body = load.body();
     if (body != null) {
       head.append("Content-Type: application/octet-stream\r\nContent-Length: ")

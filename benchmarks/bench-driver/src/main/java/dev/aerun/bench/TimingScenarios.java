@@ -26,18 +26,21 @@ final class TimingScenarios {
   private final Profile profile;
   private final double p99BoundMillis;
   private final byte[] cpuBody;
+  private final String acceptEncoding;
   private final Steal steal;
   private final Map<String, Double> idleCpuMillisPerSecond = new HashMap<>();
 
-  TimingScenarios(Profile profile, double p99BoundMillis, byte[] cpuBody, Steal steal) {
+  TimingScenarios(
+      Profile profile, double p99BoundMillis, byte[] cpuBody, String acceptEncoding, Steal steal) {
     this.profile = profile;
+    this.acceptEncoding = acceptEncoding;
     this.p99BoundMillis = p99BoundMillis;
     this.cpuBody = cpuBody;
     this.steal = steal;
   }
 
   Load cpuLoad() {
-    return new Load("POST", "/bytes?size=" + 32 * KIB, cpuBody);
+    return new Load("POST", "/bytes?size=" + 32 * KIB, cpuBody, acceptEncoding);
   }
 
   /** 1 KiB in, 32 KiB out at a fixed rate: server CPU per request. */

@@ -31,6 +31,7 @@ public class RequestInfoServlet extends HttpServlet {
       throws IOException {
     Map<String, Object> info = new TreeMap<>();
     info.put("method", request.getMethod());
+    info.put("protocol", request.getProtocol());
     info.put("uri", request.getRequestURI());
     info.put("query", request.getQueryString());
     Map<String, Object> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);

@@ -106,7 +106,10 @@ public final class AppEngineRequestHandler extends Handler.Wrapper {
       super(wrapped, result.trustedPeer(), contract);
       this.result = result;
       this.connection =
-          result.remoteAddressFromHeader() || result.secureFromHeader()
+          result.remoteAddressFromHeader()
+                  || result.secureFromHeader()
+                  // A Unix-domain peer: the app sees RequestContract.NO_ADDRESS, as in legacy mode.
+                  || result.remoteAddress() == RequestContract.NO_ADDRESS
               ? new ContractConnectionMetaData(wrapped.getConnectionMetaData(), result)
               : wrapped.getConnectionMetaData();
       this.uri =

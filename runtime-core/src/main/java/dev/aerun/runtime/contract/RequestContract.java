@@ -61,12 +61,17 @@ public final class RequestContract {
    */
   public ContractResult apply(Request request) {
     SocketAddress peer = request.getConnectionMetaData().getRemoteSocketAddress();
-    return apply(
-        request.getHeaders(),
-        peer instanceof InetSocketAddress inet ? inet : null,
-        request.isSecure(),
-        options.trustPolicy().checksHost() ? requestHost(request) : null);
+    String host = options.trustPolicy().checksHost() ? requestHost(request) : null;
+    if (peer instanceof InetSocketAddress inet) {
+      return apply(request.getHeaders(), inet, request.isSecure(), host, false);
+    }
+    // A peer on a Unix-domain socket has no address: trusted only as "unix", and the app sees
+    // NO_ADDRESS (unless a trusted front end names the user's).
+    return apply(request.getHeaders(), null, request.isSecure(), host, peer != null);
   }
+
+  /** The remote address the app sees for a peer without one (on a Unix-domain socket). */
+  public static final InetSocketAddress NO_ADDRESS = new InetSocketAddress("0.0.0.0", 0);
 
   /**
    * The host {@code request} names, without its port: its {@code Host} header, else the authority
@@ -106,8 +111,19 @@ public final class RequestContract {
    */
   public ContractResult apply(
       HttpFields headers, InetSocketAddress peer, boolean connectionSecure, String host) {
+    return apply(headers, peer, connectionSecure, host, false);
+  }
+
+  private ContractResult apply(
+      HttpFields headers,
+      InetSocketAddress peer,
+      boolean connectionSecure,
+      String host,
+      boolean unixPeer) {
     boolean trusted =
-        options.trustPolicy().isTrusted(peer == null ? null : peer.getAddress(), host);
+        unixPeer
+            ? options.trustPolicy().isTrustedUnixPeer(host)
+            : options.trustPolicy().isTrusted(peer == null ? null : peer.getAddress(), host);
     boolean allHeaders = options.allHeaders();
 
     int removed = 0;
@@ -168,7 +184,7 @@ public final class RequestContract {
       }
     }
 
-    InetSocketAddress remote = peer;
+    InetSocketAddress remote = unixPeer ? NO_ADDRESS : peer;
     boolean remoteFromHeader = false;
     InetAddress userAddress = userIp == null ? null : IpLiterals.parse(userIp.trim());
     if (userAddress != null) {

@@ -21,6 +21,7 @@ public final class TrustPolicy {
   private static final TrustPolicy NONE = new TrustPolicy(false, List.of(), "none");
 
   private final boolean all;
+  private final boolean unixPeers;
   private final List<Block> blocks;
   private final String description;
 
@@ -28,12 +29,17 @@ public final class TrustPolicy {
   private final Predicate<String> hosts;
 
   private TrustPolicy(boolean all, List<Block> blocks, String description) {
-    this(all, blocks, description, null);
+    this(all, false, blocks, description, null);
   }
 
   private TrustPolicy(
-      boolean all, List<Block> blocks, String description, Predicate<String> hosts) {
+      boolean all,
+      boolean unixPeers,
+      List<Block> blocks,
+      String description,
+      Predicate<String> hosts) {
     this.all = all;
+    this.unixPeers = unixPeers;
     this.blocks = blocks;
     this.description = description;
     this.hosts = hosts;
@@ -45,7 +51,7 @@ public final class TrustPolicy {
    */
   public TrustPolicy forHosts(Predicate<String> hosts) {
     Objects.requireNonNull(hosts, "hosts");
-    return new TrustPolicy(all, blocks, description + " naming " + hosts, hosts);
+    return new TrustPolicy(all, unixPeers, blocks, description + " naming " + hosts, hosts);
   }
 
   /** Whether {@link #isTrusted(InetAddress, String)} looks at the request's host at all. */
@@ -65,8 +71,9 @@ public final class TrustPolicy {
 
   /**
    * Parses a comma-separated list of IP addresses and CIDR blocks, IPv4 or IPv6, for example {@code
-   * "127.0.0.1,10.0.0.0/8,::1,fd00::/8"}. Spaces around entries are ignored; a blank string means
-   * {@link #trustNone()}. Host names are not accepted (no DNS lookups).
+   * "127.0.0.1,10.0.0.0/8,::1,fd00::/8"}, and {@code unix} for every peer on the public server's
+   * Unix-domain socket (which has no address). Spaces around entries are ignored; a blank string
+   * means {@link #trustNone()}. Host names are not accepted (no DNS lookups).
    *
    * @throws IllegalArgumentException naming the bad entry if any entry is not an address or block
    */
@@ -75,14 +82,19 @@ public final class TrustPolicy {
       return NONE;
     }
     List<Block> blocks = new ArrayList<>();
+    boolean unix = false;
     for (String raw : list.split(",", -1)) {
       String entry = raw.trim();
       if (entry.isEmpty()) {
         throw new IllegalArgumentException("Empty entry in trusted address list '" + list + "'");
       }
-      blocks.add(Block.parse(entry));
+      if (entry.equalsIgnoreCase("unix")) {
+        unix = true;
+      } else {
+        blocks.add(Block.parse(entry));
+      }
     }
-    return new TrustPolicy(false, List.copyOf(blocks), list.strip());
+    return new TrustPolicy(false, unix, List.copyOf(blocks), list.strip(), null);
   }
 
   /**
@@ -91,6 +103,14 @@ public final class TrustPolicy {
    */
   public boolean isTrusted(InetAddress address, String host) {
     return isTrusted(address) && (hosts == null || (host != null && hosts.test(host)));
+  }
+
+  /**
+   * Whether a request from a peer on a Unix-domain socket naming {@code host} is trusted: only when
+   * the policy trusts all, or names {@code unix}.
+   */
+  public boolean isTrustedUnixPeer(String host) {
+    return (all || unixPeers) && (hosts == null || (host != null && hosts.test(host)));
   }
 
   /**

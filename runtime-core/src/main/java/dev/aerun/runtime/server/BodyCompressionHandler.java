@@ -14,6 +14,8 @@ import org.eclipse.jetty.compression.server.CompressionConfig;
 import org.eclipse.jetty.compression.server.CompressionHandler;
 import org.eclipse.jetty.compression.zstandard.ZstandardCompression;
 import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Content;
@@ -138,16 +140,23 @@ public final class BodyCompressionHandler extends CompressionHandler {
       // Jetty's inflater renamed the header.
       Request read =
           INFLATED_ENCODING.equals(request.getHeaders().get(INFLATED_HEADER))
-              ? new InflatedRequest(request)
+              ? new InflatedRequest(request, response)
               : request;
       return super.handle(read, response, callback);
     }
   }
 
-  /** An inflated body whose inflation failures read as 400. */
+  /**
+   * An inflated body whose inflation failures read as 400. When its reading fails (malformed, or
+   * over a limit behind), the response closes the connection: what is left of the compressed body
+   * is not read, as in legacy mode, whose front end never reads it either.
+   */
   private static final class InflatedRequest extends Request.Wrapper {
-    InflatedRequest(Request wrapped) {
+    private final Response response;
+
+    InflatedRequest(Request wrapped, Response response) {
       super(wrapped);
+      this.response = response;
     }
 
     /** Unknown until inflated: the limits after this count the bytes as they are read. */
@@ -159,16 +168,28 @@ public final class BodyCompressionHandler extends CompressionHandler {
     @Override
     public Content.Chunk read() {
       Content.Chunk chunk = super.read();
-      if (chunk != null
-          && Content.Chunk.isFailure(chunk)
-          && !(chunk.getFailure() instanceof HttpException)
-          && isMalformed(chunk.getFailure())) {
-        return Content.Chunk.from(
-            new HttpException.RuntimeException(
-                HttpStatus.BAD_REQUEST_400, "Malformed gzip request body", chunk.getFailure()),
-            chunk.isLast());
+      if (chunk != null && Content.Chunk.isFailure(chunk)) {
+        closeAfterResponse();
+        if (!(chunk.getFailure() instanceof HttpException) && isMalformed(chunk.getFailure())) {
+          return Content.Chunk.from(
+              new HttpException.RuntimeException(
+                  HttpStatus.BAD_REQUEST_400, "Malformed gzip request body", chunk.getFailure()),
+              chunk.isLast());
+        }
       }
       return chunk;
+    }
+
+    @Override
+    public void fail(Throwable failure) {
+      closeAfterResponse();
+      super.fail(failure);
+    }
+
+    private void closeAfterResponse() {
+      if (!response.isCommitted()) {
+        response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+      }
     }
 
     private static boolean isMalformed(Throwable failure) {

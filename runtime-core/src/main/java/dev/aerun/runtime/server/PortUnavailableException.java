@@ -14,6 +14,16 @@ public final class PortUnavailableException extends IOException {
     super(message(host, port, cause), cause);
   }
 
+  PortUnavailableException(UnixSocket socket, IOException cause) {
+    super(
+        "cannot listen on "
+            + socket
+            + ": "
+            + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage())
+            + "; stop what listens there or choose another path with --unix-socket",
+        cause);
+  }
+
   private static String message(String host, int port, IOException cause) {
     String address = (host == null ? "0.0.0.0" : host) + ":" + port;
     String why = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();

@@ -12,7 +12,8 @@ import java.util.Objects;
  * with} methods return a changed copy.
  *
  * @param host the address to bind, or null for all interfaces
- * @param port the port to bind; 0 picks a free one
+ * @param port the TCP port to bind; 0 picks a free one; -1 for none (then {@code unixSocket} is the
+ *     only listener)
  * @param contract trust policy and header visibility
  * @param limits body and header size limits
  * @param idleTimeout how long an idle connection stays open
@@ -20,6 +21,7 @@ import java.util.Objects;
  * @param requestLog whether the server logs a line per request ({@code AccessLog}); when false no
  *     request log is installed at all, so it costs nothing per request
  * @param protocols compression, and what else the server speaks beside HTTP/1.1
+ * @param unixSocket a Unix-domain socket to listen on too, or null for none
  */
 public record PublicServerSpec(
     String host,
@@ -29,14 +31,21 @@ public record PublicServerSpec(
     Duration idleTimeout,
     Capacity capacity,
     boolean requestLog,
-    Protocols protocols) {
+    Protocols protocols,
+    UnixSocket unixSocket) {
+  /** The {@code port} of a server with no TCP port, only its {@code unixSocket}. */
+  public static final int NO_PORT = -1;
+
   public PublicServerSpec {
     Objects.requireNonNull(protocols, "protocols");
+    if (port == NO_PORT && unixSocket == null) {
+      throw new IllegalArgumentException("no TCP port and no Unix-domain socket: nothing to serve");
+    }
     Objects.requireNonNull(contract, "contract");
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(idleTimeout, "idleTimeout");
     Objects.requireNonNull(capacity, "capacity");
-    if (port < 0 || port > 65535) {
+    if (port < NO_PORT || port > 65535) {
       throw new IllegalArgumentException("port out of range: " + port);
     }
   }
@@ -50,7 +59,16 @@ public record PublicServerSpec(
       Duration idleTimeout,
       Capacity capacity,
       boolean requestLog) {
-    this(host, port, contract, limits, idleTimeout, capacity, requestLog, Protocols.defaults());
+    this(
+        host,
+        port,
+        contract,
+        limits,
+        idleTimeout,
+        capacity,
+        requestLog,
+        Protocols.defaults(),
+        null);
   }
 
   /** With the request log on and the default {@link Protocols}. */
@@ -84,40 +102,46 @@ public record PublicServerSpec(
 
   public PublicServerSpec withHost(String newHost) {
     return new PublicServerSpec(
-        newHost, port, contract, limits, idleTimeout, capacity, requestLog, protocols);
+        newHost, port, contract, limits, idleTimeout, capacity, requestLog, protocols, unixSocket);
   }
 
   public PublicServerSpec withPort(int newPort) {
     return new PublicServerSpec(
-        host, newPort, contract, limits, idleTimeout, capacity, requestLog, protocols);
+        host, newPort, contract, limits, idleTimeout, capacity, requestLog, protocols, unixSocket);
   }
 
   public PublicServerSpec withContract(ContractOptions newContract) {
     return new PublicServerSpec(
-        host, port, newContract, limits, idleTimeout, capacity, requestLog, protocols);
+        host, port, newContract, limits, idleTimeout, capacity, requestLog, protocols, unixSocket);
   }
 
   public PublicServerSpec withLimits(RequestLimits newLimits) {
     return new PublicServerSpec(
-        host, port, contract, newLimits, idleTimeout, capacity, requestLog, protocols);
+        host, port, contract, newLimits, idleTimeout, capacity, requestLog, protocols, unixSocket);
   }
 
   public PublicServerSpec withIdleTimeout(Duration newIdleTimeout) {
     return new PublicServerSpec(
-        host, port, contract, limits, newIdleTimeout, capacity, requestLog, protocols);
+        host, port, contract, limits, newIdleTimeout, capacity, requestLog, protocols, unixSocket);
   }
 
   public PublicServerSpec withCapacity(Capacity newCapacity) {
     return new PublicServerSpec(
-        host, port, contract, limits, idleTimeout, newCapacity, requestLog, protocols);
+        host, port, contract, limits, idleTimeout, newCapacity, requestLog, protocols, unixSocket);
   }
 
   public PublicServerSpec withRequestLog(boolean on) {
-    return new PublicServerSpec(host, port, contract, limits, idleTimeout, capacity, on, protocols);
+    return new PublicServerSpec(
+        host, port, contract, limits, idleTimeout, capacity, on, protocols, unixSocket);
   }
 
   public PublicServerSpec withProtocols(Protocols newProtocols) {
     return new PublicServerSpec(
-        host, port, contract, limits, idleTimeout, capacity, requestLog, newProtocols);
+        host, port, contract, limits, idleTimeout, capacity, requestLog, newProtocols, unixSocket);
+  }
+
+  public PublicServerSpec withUnixSocket(UnixSocket newUnixSocket) {
+    return new PublicServerSpec(
+        host, port, contract, limits, idleTimeout, capacity, requestLog, protocols, newUnixSocket);
   }
 }

@@ -13,6 +13,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TrustPolicyTest {
 
   @Test
+  void unixEntry_trustsUnixDomainPeersOnly() {
+    TrustPolicy policy = TrustPolicy.parse("unix, 10.0.0.0/8");
+    assertTrue(policy.isTrustedUnixPeer(null));
+    assertTrue(policy.isTrusted(ip("10.1.2.3")));
+    assertFalse(policy.isTrusted(ip("127.0.0.1")));
+    assertFalse(TrustPolicy.parse("127.0.0.1,::1").isTrustedUnixPeer("localhost"));
+    assertFalse(TrustPolicy.trustNone().isTrustedUnixPeer(null));
+    assertTrue(TrustPolicy.trustAll().isTrustedUnixPeer(null));
+  }
+
+  @Test
   void trustAll_trustsAnyPeerIncludingUnknown() {
     assertTrue(TrustPolicy.trustAll().isTrusted(ip("203.0.113.7")));
     assertTrue(TrustPolicy.trustAll().isTrusted(null));

@@ -243,6 +243,8 @@ class BodyCompressionHandlerTest {
     request.setContent(bomb);
     HttpTester.Response response = send(request);
     assertEquals(413, response.getStatus());
+    // The rest of the compressed body is not read: the connection cannot carry another request.
+    assertEquals("close", response.get(HttpHeader.CONNECTION));
   }
 
   @Test
@@ -256,6 +258,7 @@ class BodyCompressionHandlerTest {
     request.setContent("this is not gzip at all".getBytes(StandardCharsets.UTF_8));
     HttpTester.Response response = send(request);
     assertEquals(400, response.getStatus());
+    assertEquals("close", response.get(HttpHeader.CONNECTION));
   }
 
   @Test

@@ -10,14 +10,26 @@ import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.lifecycle.DrainHandler;
 import dev.aerun.runtime.load.Capacity;
+import java.io.ByteArrayOutputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PublicServerTest {
   private static PublicServerSpec serving(int port) {
@@ -106,5 +118,81 @@ class PublicServerTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> new PublicServer("aerun-test", serving(0), new App(false), null));
+  }
+
+  /** An app that answers 200 with a body. */
+  private static final class Hello extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      Content.Sink.write(response, true, "hello", callback);
+      return true;
+    }
+  }
+
+  private static String getOverUnixSocket(Path socket) throws Exception {
+    try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      channel.connect(UnixDomainSocketAddress.of(socket));
+      channel.write(
+          ByteBuffer.wrap(
+              "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                  .getBytes(StandardCharsets.US_ASCII)));
+      ByteArrayOutputStream received = new ByteArrayOutputStream();
+      ByteBuffer buffer = ByteBuffer.allocate(4096);
+      while (channel.read(buffer) >= 0) {
+        received.write(buffer.array(), 0, buffer.position());
+        buffer.clear();
+      }
+      return received.toString(StandardCharsets.US_ASCII);
+    }
+  }
+
+  @Test
+  void unixSocket_ownerOnly_servesAndIsRemovedAtStop(@TempDir Path directory) throws Exception {
+    Path socket = directory.resolve("s.sock");
+    PublicServer server =
+        new PublicServer(
+            "aerun-test",
+            serving(PublicServerSpec.NO_PORT).withUnixSocket(new UnixSocket(socket, false)),
+            new DrainHandler(new Hello()),
+            null);
+    server.start();
+    try {
+      assertEquals("unix:" + socket, server.endpoint());
+      assertEquals(
+          "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)));
+      String response = getOverUnixSocket(socket);
+      assertTrue(response.startsWith("HTTP/1.1 200 "), response);
+      // Nothing left beside it: the private directory it was bound in is gone.
+      try (var files = Files.list(directory)) {
+        assertEquals(1, files.count());
+      }
+    } finally {
+      server.stop();
+    }
+    assertFalse(Files.exists(socket));
+  }
+
+  @Test
+  void unixSocket_staleIsReplaced_liveIsRefused(@TempDir Path directory) throws Exception {
+    Path socket = directory.resolve("s.sock");
+    ServerSocketChannel stale = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+    stale.bind(UnixDomainSocketAddress.of(socket));
+    stale.close();
+    UnixSocket unix = new UnixSocket(socket, true);
+    PublicServer server =
+        new PublicServer(
+            "aerun-test", serving(0).withUnixSocket(unix), new DrainHandler(new Hello()), null);
+    server.start();
+    try {
+      assertTrue(server.endpoint().endsWith(" and unix:" + socket), server.endpoint());
+      assertEquals(
+          "rw-rw----", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)));
+      // A second server finds the first one answering there.
+      PortUnavailableException e =
+          assertThrows(PortUnavailableException.class, () -> PublicServers.checkBindable(unix));
+      assertTrue(e.getMessage().contains("another process answers on it"), e.getMessage());
+    } finally {
+      server.stop();
+    }
   }
 }

@@ -3,6 +3,17 @@ package dev.aerun.bench.bare;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.eclipse.jetty.compression.Compression;
+import org.eclipse.jetty.compression.brotli.BrotliCompression;
+import org.eclipse.jetty.compression.brotli.BrotliEncoderConfig;
+import org.eclipse.jetty.compression.gzip.GzipCompression;
+import org.eclipse.jetty.compression.gzip.GzipEncoderConfig;
+import org.eclipse.jetty.compression.server.CompressionConfig;
+import org.eclipse.jetty.compression.server.CompressionHandler;
+import org.eclipse.jetty.compression.zstandard.ZstandardCompression;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -16,10 +27,13 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * an embedded Jetty app would, with no runtime code. Its HTTP settings match what the runtime gives
  * every public connector, so that the comparison is of the request path and nothing else: 200
  * threads, no {@code Server} or {@code X-Powered-By} header, a {@code Date} header, 64 KiB of
- * request headers, a 30 s idle timeout.
+ * request headers, a 30 s idle timeout; and, as the runtime by default, Jetty's compression handler
+ * (gzip, brotli at quality 5, zstandard; from 256 bytes; every method but HEAD compressed, gzip
+ * request bodies inflated) and h2c with prior knowledge on the same port.
  *
  * <pre>
- * java -jar bare-jetty.jar --port 0 --address 127.0.0.1 --ee ee10|ee8|ee11 [--temp-dir DIR] app.war
+ * java -jar bare-jetty.jar --port 0 --address 127.0.0.1 --ee ee10|ee8|ee11 [--temp-dir DIR]
+ *     [--compression on|off] [--h2c on|off] app.war
  * </pre>
  *
  * <p>Prints {@code Serving app.war on bare Jetty 12.1.7 (EE10) at http://HOST:PORT/ - started in N
@@ -34,12 +48,16 @@ public final class BareJetty {
     String ee = "ee10";
     Path temp = null;
     Path war = null;
+    boolean compression = true;
+    boolean h2c = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--port" -> port = Integer.parseInt(args[++i]);
         case "--address" -> address = args[++i];
         case "--ee" -> ee = args[++i];
         case "--temp-dir" -> temp = Path.of(args[++i]);
+        case "--compression" -> compression = args[++i].equals("on");
+        case "--h2c" -> h2c = args[++i].equals("on");
         default -> war = Path.of(args[i]);
       }
     }
@@ -63,14 +81,18 @@ public final class BareJetty {
           case "ee11" -> Ee11.webapp(war, temp);
           default -> throw new IllegalArgumentException("--ee must be ee10, ee8 or ee11: " + ee);
         };
-    server.setHandler(webapp);
+    server.setHandler(compression ? compression(webapp) : webapp);
 
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
     http.setSendXPoweredBy(false);
     http.setSendDateHeader(true);
     http.setRequestHeaderSize(64 * 1024);
-    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+    ServerConnector connector =
+        h2c
+            ? new ServerConnector(
+                server, new HttpConnectionFactory(http), new HTTP2CServerConnectionFactory(http))
+            : new ServerConnector(server, new HttpConnectionFactory(http));
     connector.setHost(address);
     connector.setPort(port);
     connector.setIdleTimeout(30_000);
@@ -89,5 +111,35 @@ public final class BareJetty {
         ManagementFactory.getRuntimeMXBean().getUptime());
     System.out.flush();
     server.join();
+  }
+
+  /** Jetty's compression handler around {@code webapp}, set up as the runtime's default. */
+  private static Handler compression(Handler webapp) {
+    CompressionHandler handler = new CompressionHandler(webapp);
+    GzipCompression gzip = new GzipCompression();
+    GzipEncoderConfig gzipEncoding = new GzipEncoderConfig();
+    gzipEncoding.setSyncFlush(true);
+    gzip.setDefaultEncoderConfig(gzipEncoding);
+    BrotliCompression brotli = new BrotliCompression();
+    BrotliEncoderConfig brotliEncoding = new BrotliEncoderConfig();
+    brotliEncoding.setCompressionLevel(5);
+    brotli.setDefaultEncoderConfig(brotliEncoding);
+    for (Compression compression : List.of(gzip, brotli, new ZstandardCompression())) {
+      compression.setMinCompressSize(256);
+      handler.putCompression(compression);
+    }
+    CompressionConfig.Builder config =
+        CompressionConfig.builder()
+            .defaults()
+            .compressPreferredEncodings(List.of("zstd", "br", "gzip"))
+            .decompressIncludeEncoding("gzip");
+    for (HttpMethod method : HttpMethod.values()) {
+      if (method != HttpMethod.HEAD) {
+        config.compressIncludeMethod(method.asString());
+      }
+      config.decompressIncludeMethod(method.asString());
+    }
+    handler.putConfiguration("/", config.build());
+    return handler;
   }
 }

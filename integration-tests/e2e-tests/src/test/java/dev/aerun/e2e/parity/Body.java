@@ -49,9 +49,19 @@ sealed interface Body {
 
   /** This text, gzip-compressed, with a {@code Content-Length} header. */
   static Body gzip(String content) {
+    return gzip(content.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** This text, gzip-compressed, sent chunked. */
+  static Body gzipChunked(String content) {
+    return new Bytes(((Bytes) gzip(content)).content(), true);
+  }
+
+  /** These bytes, gzip-compressed, with a {@code Content-Length} header. */
+  static Body gzip(byte[] content) {
     ByteArrayOutputStream compressed = new ByteArrayOutputStream();
     try (GZIPOutputStream out = new GZIPOutputStream(compressed)) {
-      out.write(content.getBytes(StandardCharsets.UTF_8));
+      out.write(content);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

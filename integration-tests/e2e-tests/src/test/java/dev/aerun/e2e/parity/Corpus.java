@@ -250,6 +250,29 @@ final class Corpus {
             .headers("Content-Type", "text/plain", "Content-Encoding", "gzip")
             .body(Body.gzip("compressed by the client\n".repeat(200)))
             .build());
+    // 33 MiB of zeros, 33 KiB gzipped: the limit counts what the app would read.
+    cases.add(
+        request("gzip-request-over-limit-inflated", "POST", "/request-info")
+            .headers("Content-Type", "application/octet-stream", "Content-Encoding", "gzip")
+            .body(Body.gzip(new byte[(int) (LIMIT + MIB)]))
+            .expect(413)
+            .build());
+    cases.add(
+        request("gzip-request-malformed", "POST", "/echo")
+            .headers("Content-Type", "text/plain", "Content-Encoding", "gzip")
+            .body(Body.text("this is not gzip"))
+            .expect(400)
+            .build());
+    cases.add(
+        request("gzip-request-chunked", "PUT", "/echo")
+            .headers("Content-Type", "text/plain", "Content-Encoding", "gzip")
+            .body(Body.gzipChunked("compressed and sent chunked\n".repeat(500)))
+            .build());
+    cases.add(
+        request("br-request-body-as-sent", "POST", "/request-info")
+            .headers("Content-Type", "text/plain", "Content-Encoding", "br")
+            .body(Body.text("not inflated: only gzip is"))
+            .build());
     String boundary = "----aerun-parity";
     Body multipart =
         Body.bytes(
@@ -274,6 +297,40 @@ final class Corpus {
   private static void content(List<ParityCase> cases) {
     cases.add(request("gzip-response", "GET", "/gzip").headers("Accept-Encoding", "gzip").build());
     cases.add(request("gzip-response-unasked", "GET", "/gzip?lines=2000").build());
+    // Compressed by the runtime: each coding, a flushed (streamed) answer, one too small to be
+    // worth it, and a 32 MiB one (the response limit counts what the app writes, not the wire).
+    cases.add(
+        request("compressed-gzip", "GET", "/generate?bytes=100000")
+            .headers("Accept-Encoding", "gzip")
+            .build());
+    cases.add(
+        request("compressed-br", "GET", "/generate?bytes=100000")
+            .headers("Accept-Encoding", "br")
+            .build());
+    cases.add(
+        request("compressed-browser", "GET", "/generate?bytes=100000")
+            .headers("Accept-Encoding", "gzip, deflate, br, zstd")
+            .build());
+    cases.add(
+        request("compressed-flushed", "GET", "/generate?bytes=200000&flush=true")
+            .headers("Accept-Encoding", "gzip")
+            .build());
+    cases.add(
+        request("compressed-length-declared", "GET", "/generate?bytes=100000&length=true")
+            .headers("Accept-Encoding", "gzip")
+            .build());
+    cases.add(
+        request("compressed-too-small", "GET", "/generate?bytes=255")
+            .headers("Accept-Encoding", "gzip")
+            .build());
+    cases.add(
+        request("compressed-32m", "GET", "/generate?bytes=" + LIMIT)
+            .headers("Accept-Encoding", "gzip")
+            .build());
+    cases.add(
+        request("compressed-head", "HEAD", "/css/site.css")
+            .headers("Accept-Encoding", "gzip")
+            .build());
     cases.add(request("redirect-relative", "GET", "/redirect?to=target").expect(302).build());
     cases.add(request("redirect-root-relative", "GET", "/redirect?to=/hello").expect(302).build());
     cases.add(

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.aerun.e2e.parity.ParityCase.Header;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -38,6 +39,9 @@ import java.util.regex.Pattern;
  *   <li>The {@code deadline_nanos} attribute: a reading of {@code System.nanoTime()} in that JVM.
  *       Whether it is present is still compared, and {@code timeout_millis} is compared exactly.
  *   <li>Session ids ({@code JSESSIONID}) in {@code Set-Cookie}: random per session.
+ *   <li>A body the runtime compressed ({@code Content-Encoding} gzip, br or zstd) is compared
+ *       decoded: how a compressor splits its output follows how the app's writes were grouped,
+ *       which differs between a streamed and a buffered response; what the client reads does not.
  *   <li>An {@code Expires} computed from the clock (a static file's expiration, not before the
  *       response's {@code Date}): it becomes {@code Date+<seconds>s}, its distance from that
  *       response's own {@code Date}, which is compared. An earlier one is a fixed date and kept.
@@ -116,6 +120,15 @@ final class Snapshot {
     BodyCapture body = e.body();
     f.put("body complete", String.valueOf(e.complete()));
     String text = body.text();
+    String encoding = f.get("header content-encoding");
+    if (text != null && ContentDecoding.decodes(encoding)) {
+      BodyCapture decoded = new BodyCapture();
+      byte[] plain = ContentDecoding.decode(encoding, text.getBytes(StandardCharsets.ISO_8859_1));
+      decoded.add(plain, 0, plain.length);
+      f.put("body decoded from", encoding);
+      body = decoded;
+      text = body.text();
+    }
     JsonNode app = text == null ? null : appView(c, e, text);
     boolean normalised = false;
     if (app != null) {
