@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -287,5 +288,68 @@ class H2cTest {
     }
     assertTrue(watched.closed.await(30, TimeUnit.SECONDS), "the server kept the connection");
     assertEquals(200, h2.GET(runtime.uri("/hello")).getStatus());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void sigtermSendsGoAwayAndTheStreamInFlightFinishes(String mode) throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--mode", mode, "--shutdown-grace", "20s"));
+    runtime.port();
+    Watched watched = new Watched();
+    Session session = connect(runtime, watched);
+    CompletableFuture<Integer> status = new CompletableFuture<>();
+    session
+        .newStream(
+            get(runtime, "/sleep?ms=3000"),
+            new Stream.Listener() {
+              @Override
+              public void onHeaders(Stream stream, HeadersFrame frame) {
+                if (frame.getMetaData() instanceof MetaData.Response response) {
+                  status.complete(response.getStatus());
+                }
+              }
+            })
+        .get(10, TimeUnit.SECONDS);
+    Http.awaitSleeping(runtime, 1);
+    runtime.sendSigterm();
+    assertEquals(200, status.get(30, TimeUnit.SECONDS));
+    assertTrue(watched.closed.await(30, TimeUnit.SECONDS));
+    assertTrue(watched.goAway != null, "the server said GOAWAY");
+    assertEquals(0, runtime.waitFor(60));
+  }
+
+  @Test
+  void aStreamThatNeverSendsItsBodyGets408() throws Exception {
+    RuntimeProcess runtime =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--request-body-timeout", "2s"));
+    runtime.port();
+    Session session = connect(runtime, new Watched());
+    CompletableFuture<Integer> status = new CompletableFuture<>();
+    HttpFields.Mutable fields = HttpFields.build().put("Content-Length", "1000");
+    MetaData.Request post =
+        new MetaData.Request(
+            "POST",
+            HttpURI.from(runtime.uri("/request-info").toString()),
+            HttpVersion.HTTP_2,
+            fields);
+    // Headers, then nothing: the body never comes.
+    session
+        .newStream(
+            new HeadersFrame(post, null, false),
+            new Stream.Listener() {
+              @Override
+              public void onHeaders(Stream stream, HeadersFrame frame) {
+                if (frame.getMetaData() instanceof MetaData.Response response) {
+                  status.complete(response.getStatus());
+                }
+              }
+            })
+        .get(10, TimeUnit.SECONDS);
+    assertEquals(408, status.get(60, TimeUnit.SECONDS));
   }
 }

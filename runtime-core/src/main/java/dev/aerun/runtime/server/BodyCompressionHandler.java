@@ -66,8 +66,8 @@ public final class BodyCompressionHandler extends CompressionHandler {
   private static final String INFLATED_HEADER = "X-Content-Encoding";
 
   /**
-   * Brotli's quality for dynamic content: its default (11) costs tens of times gzip's CPU for a few
-   * percent; 5 compresses better than gzip at about its cost.
+   * Brotli's quality for answers compressed as they are sent: its default (11) is meant for files
+   * compressed once, and costs many times gzip's CPU per byte.
    */
   private static final int BROTLI_QUALITY = 5;
 

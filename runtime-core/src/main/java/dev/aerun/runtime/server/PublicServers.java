@@ -13,6 +13,7 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.unixdomain.server.UnixDomainServerConnector;
+import org.eclipse.jetty.util.HostPort;
 
 /**
  * How every server that faces clients is built, whatever the mode: HttpConnector mode's server and
@@ -61,7 +62,7 @@ public final class PublicServers {
    * on frames that cost the server work without a request: resets, SETTINGS, PING, empty frames).
    */
   public static ServerConnector newConnector(Server server, PublicServerSpec serving) {
-    ServerConnector connector = new ServerConnector(server, connectionFactories(serving));
+    ServerConnector connector = new ServerConnector(server, connectionFactories(serving, false));
     connector.setHost(serving.host());
     connector.setPort(serving.port());
     connector.setIdleTimeout(serving.idleTimeout().toMillis());
@@ -75,7 +76,7 @@ public final class PublicServers {
   public static UnixDomainServerConnector newUnixConnector(
       Server server, PublicServerSpec serving) {
     UnixDomainServerConnector connector =
-        new UnixDomainServerConnector(server, connectionFactories(serving));
+        new UnixDomainServerConnector(server, connectionFactories(serving, true));
     connector.setIdleTimeout(serving.idleTimeout().toMillis());
     return connector;
   }
@@ -89,8 +90,13 @@ public final class PublicServers {
     socket.clearStale();
   }
 
-  private static ConnectionFactory[] connectionFactories(PublicServerSpec serving) {
+  private static ConnectionFactory[] connectionFactories(PublicServerSpec serving, boolean unix) {
     HttpConfiguration http = newHttpConfiguration(serving.limits());
+    if (unix) {
+      // A request that names no host (HTTP/2's prior-knowledge upgrade, HTTP/1.0) is for
+      // localhost: Jetty would otherwise take the socket's path for an authority, and refuse it.
+      http.setServerAuthority(new HostPort("localhost"));
+    }
     HttpConnectionFactory http11 = new HttpConnectionFactory(http);
     if (serving.protocols().h2c() == Protocols.H2c.OFF) {
       return new ConnectionFactory[] {http11};

@@ -152,7 +152,9 @@ class PublicServerTest {
     PublicServer server =
         new PublicServer(
             "aerun-test",
-            serving(PublicServerSpec.NO_PORT).withUnixSocket(new UnixSocket(socket, false)),
+            serving(0)
+                .withUnixSocket(new UnixSocket(socket, false))
+                .withPort(PublicServerSpec.NO_PORT),
             new DrainHandler(new Hello()),
             null);
     server.start();
