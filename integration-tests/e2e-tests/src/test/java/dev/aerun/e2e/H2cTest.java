@@ -238,6 +238,18 @@ class H2cTest {
     }
   }
 
+  /** A stream listener that completes {@code status} with its response's status. */
+  private static Stream.Listener statusTo(CompletableFuture<Integer> status) {
+    return new Stream.Listener() {
+      @Override
+      public void onHeaders(Stream stream, HeadersFrame frame) {
+        if (frame.getMetaData() instanceof MetaData.Response response) {
+          status.complete(response.getStatus());
+        }
+      }
+    };
+  }
+
   private Session connect(RuntimeProcess runtime, Watched watched) throws Exception {
     return raw.connect(new InetSocketAddress("127.0.0.1", runtime.port()), watched)
         .get(30, TimeUnit.SECONDS);
@@ -301,18 +313,7 @@ class H2cTest {
     Watched watched = new Watched();
     Session session = connect(runtime, watched);
     CompletableFuture<Integer> status = new CompletableFuture<>();
-    session
-        .newStream(
-            get(runtime, "/sleep?ms=3000"),
-            new Stream.Listener() {
-              @Override
-              public void onHeaders(Stream stream, HeadersFrame frame) {
-                if (frame.getMetaData() instanceof MetaData.Response response) {
-                  status.complete(response.getStatus());
-                }
-              }
-            })
-        .get(10, TimeUnit.SECONDS);
+    session.newStream(get(runtime, "/sleep?ms=3000"), statusTo(status)).get(10, TimeUnit.SECONDS);
     Http.awaitSleeping(runtime, 1);
     runtime.sendSigterm();
     assertEquals(200, status.get(30, TimeUnit.SECONDS));
@@ -339,16 +340,7 @@ class H2cTest {
             fields);
     // Headers, then nothing: the body never comes.
     session
-        .newStream(
-            new HeadersFrame(post, null, false),
-            new Stream.Listener() {
-              @Override
-              public void onHeaders(Stream stream, HeadersFrame frame) {
-                if (frame.getMetaData() instanceof MetaData.Response response) {
-                  status.complete(response.getStatus());
-                }
-              }
-            })
+        .newStream(new HeadersFrame(post, null, false), statusTo(status))
         .get(10, TimeUnit.SECONDS);
     assertEquals(408, status.get(60, TimeUnit.SECONDS));
   }
