@@ -1,6 +1,7 @@
 package dev.aerun.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What an app moving from Google's runtime sees, on the sample app of one EE version, in both modes
- * behind a trusted front end: large forms and a welcome file that names a servlet.
+ * behind a trusted front end: large forms, the signed-in user without a constraint, a welcome file
+ * that names a servlet, and push tasks and cron jobs on a {@code CONFIDENTIAL} path.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AppViewTest {
@@ -111,6 +113,28 @@ abstract class AppViewTest {
     }
   }
 
+  // ---- The signed-in user, with no security constraint on the path ----
+
+  @Test
+  void theSignedInUserIsTheAppsPrincipalWithoutAConstraint() throws Exception {
+    for (RuntimeProcess runtime : modes) {
+      JsonNode user =
+          info(
+              RawResponse.get(
+                  runtime.port(),
+                  "/request-info",
+                  "X-AppEngine-User-Email: ann@example.com",
+                  "X-AppEngine-User-Is-Admin: true"));
+      assertEquals("ann@example.com", user.get("userPrincipal").asText());
+      assertEquals("ann@example.com", user.get("remoteUser").asText());
+      assertEquals("Google Login", user.get("authType").asText());
+      assertTrue(user.get("userInRoleAdmin").asBoolean());
+      JsonNode anonymous = info(RawResponse.get(runtime.port(), "/request-info"));
+      assertTrue(anonymous.get("userPrincipal").isNull(), anonymous.toString());
+      assertTrue(anonymous.get("remoteUser").isNull());
+    }
+  }
+
   // ---- A welcome file that names a servlet mapping ----
 
   @Test
@@ -127,6 +151,31 @@ abstract class AppViewTest {
       assertEquals(200, root.status());
       assertTrue(root.body().contains("<html"), "a welcome file that exists still wins");
       assertEquals(403, RawResponse.get(runtime.port(), "/css/").status(), "still no listing");
+    }
+  }
+
+  // ---- Push tasks and cron jobs on a CONFIDENTIAL path ----
+
+  @Test
+  void tasksAndCronRunOnAConfidentialPath_seeingTheirRealScheme() throws Exception {
+    for (RuntimeProcess runtime : modes) {
+      for (String[] caller :
+          List.of(
+              new String[] {"X-AppEngine-QueueName: default", "X-AppEngine-TaskName: t1"},
+              new String[] {"X-AppEngine-Cron: true", "X-AppEngine-QueueName: __cron"},
+              new String[] {"X-Google-Internal-SkipAdminCheck: true"})) {
+        RawResponse response = RawResponse.get(runtime.port(), "/confidential/run", caller);
+        assertEquals(200, response.status(), String.join(", ", caller) + ": " + response.body());
+        JsonNode seen = info(response);
+        assertFalse(seen.get("secure").asBoolean());
+        assertEquals("http", seen.get("scheme").asText());
+        assertFalse(
+            seen.get("headers").toString().toLowerCase().contains("x-google-internal"),
+            seen.get("headers").toString());
+      }
+      RawResponse plain = RawResponse.get(runtime.port(), "/confidential/run");
+      assertEquals(302, plain.status());
+      assertEquals("https://127.0.0.1/confidential/run", plain.header("Location"));
     }
   }
 }
