@@ -2,6 +2,7 @@ package dev.aerun.main;
 
 import dev.aerun.appengine.descriptor.AppEngineWebXml;
 import dev.aerun.appengine.descriptor.AutomaticScaling;
+import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.appengine.descriptor.RuntimeSelection;
 import dev.aerun.appengine.descriptor.SelectionException;
 import dev.aerun.appengine.descriptor.SelectionInput;
@@ -156,12 +157,19 @@ final class AppSettings {
     return ContractOptions.fromProperties(effective, trust(options));
   }
 
-  static RequestLimits limits(Map<String, String> effective, LaunchOptions options) {
+  /**
+   * The request limits, for an app on {@code ee} (null for a front end that hosts no webapp: it
+   * accepts what every EE accepts).
+   */
+  static RequestLimits limits(Map<String, String> effective, LaunchOptions options, EeVersion ee) {
     RequestLimits limits =
         RequestLimits.defaults()
             .withIgnoreResponseSizeLimit(
                 Boolean.parseBoolean(
                     effective.get(RequestLimits.IGNORE_RESPONSE_SIZE_LIMIT_PROPERTY)));
+    if (ee == EeVersion.EE8) {
+      limits = limits.forEe8();
+    }
     return options.requestBodyTimeout().map(limits::withRequestBodyTimeout).orElse(limits);
   }
 

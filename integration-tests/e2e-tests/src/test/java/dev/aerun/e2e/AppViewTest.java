@@ -18,7 +18,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * What an app moving from Google's runtime sees, on the sample app of one EE version, in both modes
  * behind a trusted front end: large forms, the signed-in user without a constraint, a welcome file
- * that names a servlet, and push tasks and cron jobs on a {@code CONFIDENTIAL} path.
+ * that names a servlet, push tasks and cron jobs on a {@code CONFIDENTIAL} path, and (EE8) the
+ * request paths Jetty 9.4 accepted.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AppViewTest {
@@ -176,6 +177,37 @@ abstract class AppViewTest {
       RawResponse plain = RawResponse.get(runtime.port(), "/confidential/run");
       assertEquals(302, plain.status());
       assertEquals("https://127.0.0.1/confidential/run", plain.header("Location"));
+    }
+  }
+
+  // ---- EE8: the request paths Jetty 9.4 accepted ----
+
+  @Test
+  void ee8TakesThePathsJetty94Took_theOthersRefuseThem() throws Exception {
+    String task = "X-AppEngine-QueueName: default";
+    for (RuntimeProcess runtime : modes) {
+      RawResponse slash = RawResponse.get(runtime.port(), "/confidential/a%2Fb", task);
+      RawResponse empty = RawResponse.get(runtime.port(), "/confidential//x//y", task);
+      RawResponse percent = RawResponse.get(runtime.port(), "/confidential/100%25", task);
+      if (!ee8) {
+        assertEquals(400, slash.status());
+        assertEquals(400, empty.status());
+        assertEquals(400, percent.status());
+        continue;
+      }
+      assertEquals(200, slash.status(), slash.body());
+      assertEquals("/confidential/a%2Fb", info(slash).get("uri").asText());
+      assertEquals("/a/b", info(slash).get("pathInfo").asText());
+      assertEquals(200, empty.status(), empty.body());
+      assertEquals("/confidential//x//y", info(empty).get("uri").asText());
+      assertEquals(200, percent.status(), percent.body());
+      assertEquals("/100%", info(percent).get("pathInfo").asText());
+      for (String spelling : List.of("//confidential//x", "/confidential%2Fx", "//confidential/")) {
+        RawResponse plain = RawResponse.get(runtime.port(), spelling);
+        assertEquals(302, plain.status(), spelling + ": the constraint holds for every spelling");
+        assertTrue(plain.header("Location").startsWith("https://"), spelling);
+      }
+      assertEquals(200, RawResponse.get(runtime.port(), "//css//site.css").status());
     }
   }
 }

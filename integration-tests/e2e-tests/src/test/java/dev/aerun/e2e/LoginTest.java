@@ -278,6 +278,68 @@ abstract class LoginTest {
     }
   }
 
+  // ---- Paths: EE8 apps take what Jetty 9.4 took, and constraints hold for every spelling ----
+
+  private boolean ee8() {
+    return war().contains("ee8");
+  }
+
+  @Test
+  void ee8AcceptsThePathsThePlatformAccepts_otherEesRefuseThem() throws Exception {
+    for (RuntimeProcess runtime : concat(trusted, untrusted)) {
+      for (String path : List.of("/open/a%2Fb", "/open//x//y", "/open/100%25")) {
+        RawResponse response = get(runtime, path);
+        if (ee8()) {
+          assertEquals(200, response.status(), path + ": " + response.body());
+          assertEquals(path, seen(response, "path"));
+        } else {
+          assertEquals(400, response.status(), path);
+        }
+      }
+    }
+  }
+
+  @Test
+  void constraintsHoldForEveryAcceptedSpellingOfAPath() throws Exception {
+    List<String> spellings =
+        List.of(
+            "//admin//page.html",
+            "//admin/page.html",
+            "///admin/page",
+            "//admin//page",
+            "/admin%2Fpage.html",
+            "//user//page",
+            "/x/%2e%2e/admin/page.html",
+            "//admin/");
+    for (RuntimeProcess runtime : concat(trusted, untrusted)) {
+      for (String path : spellings) {
+        RawResponse response = get(runtime, path);
+        assertFalse(response.body().contains("static admin/"), path);
+        assertFalse(response.body().contains("remoteUser="), path);
+        if (ee8()) {
+          assertEquals(302, response.status(), path + ": " + response.body());
+          assertTrue(
+              response.header("Location").contains("continue")
+                  || response.header("Location").contains("next="),
+              path + ": " + response.header("Location"));
+        } else {
+          assertTrue(
+              response.status() == 400 || response.status() == 302 || response.status() == 404,
+              path + ": " + response.status());
+        }
+      }
+      for (String path : List.of("//secure//page.html", "//secure/page")) {
+        RawResponse response = get(runtime, path);
+        assertFalse(response.body().contains("static secure/"), path);
+        assertEquals(ee8() ? 302 : 400, response.status(), path);
+      }
+    }
+    for (RuntimeProcess runtime : trusted) {
+      RawResponse user = get(runtime, "//admin//page.html", USER);
+      assertEquals(ee8() ? 403 : 400, user.status());
+    }
+  }
+
   // ---- Static files under constraints (a static file is served in front of the webapp) ----
 
   /** The static file's text, as the sample app has it. */

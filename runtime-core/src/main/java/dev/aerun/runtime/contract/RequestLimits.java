@@ -3,6 +3,7 @@ package dev.aerun.runtime.contract;
 import dev.aerun.runtime.load.BodyTimeoutHandler;
 import java.time.Duration;
 import java.util.Objects;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
 
 /**
@@ -21,6 +22,7 @@ import org.eclipse.jetty.server.HttpConfiguration;
  *       over it → 431 Request Header Fields Too Large (Jetty's parser). 64 KiB: far above what
  *       browsers send (about 8 KiB) and what the platform front end forwards, but it bounds what
  *       one request can pin in memory.
+ *   <li>A request target Jetty's {@link #uriCompliance()} refuses → 400.
  * </ul>
  *
  * @param requestBodyLimit request body limit in bytes, or -1 for none
@@ -29,13 +31,17 @@ import org.eclipse.jetty.server.HttpConfiguration;
  * @param requestHeaderSize the largest request line plus header section, in bytes
  * @param requestBodyTimeout how long a request body may take to arrive, extended by its size (see
  *     {@link BodyTimeoutHandler}); zero for no bound
+ * @param uriCompliance which request targets are accepted: Jetty's default refuses ambiguous ones
+ *     ({@code %2F}, {@code //}, {@code %25} in a path ...) with 400; {@link #forEe8()} accepts what
+ *     Jetty 9.4 did, as the platform does for EE8 apps
  */
 public record RequestLimits(
     long requestBodyLimit,
     long responseBodyLimit,
     boolean ignoreResponseSizeLimit,
     int requestHeaderSize,
-    Duration requestBodyTimeout) {
+    Duration requestBodyTimeout,
+    UriCompliance uriCompliance) {
   /** The system property that lifts the response size limit. */
   public static final String IGNORE_RESPONSE_SIZE_LIMIT_PROPERTY =
       "appengine.ignore.responseSizeLimit";
@@ -52,6 +58,7 @@ public record RequestLimits(
           "requestHeaderSize must be positive: " + requestHeaderSize);
     }
     Objects.requireNonNull(requestBodyTimeout, "requestBodyTimeout");
+    Objects.requireNonNull(uriCompliance, "uriCompliance");
     if (requestBodyTimeout.isNegative()) {
       throw new IllegalArgumentException(
           "requestBodyTimeout must not be negative: " + requestBodyTimeout);
@@ -69,7 +76,8 @@ public record RequestLimits(
         responseBodyLimit,
         ignoreResponseSizeLimit,
         requestHeaderSize,
-        BodyTimeoutHandler.DEFAULT_TIMEOUT);
+        BodyTimeoutHandler.DEFAULT_TIMEOUT,
+        UriCompliance.DEFAULT);
   }
 
   /** The platform's limits: 32 MiB bodies, 64 KiB headers, 30 s (plus pace) for a body. */
@@ -81,13 +89,39 @@ public record RequestLimits(
   /** These limits with {@code appengine.ignore.responseSizeLimit} set to {@code ignore}. */
   public RequestLimits withIgnoreResponseSizeLimit(boolean ignore) {
     return new RequestLimits(
-        requestBodyLimit, responseBodyLimit, ignore, requestHeaderSize, requestBodyTimeout);
+        requestBodyLimit,
+        responseBodyLimit,
+        ignore,
+        requestHeaderSize,
+        requestBodyTimeout,
+        uriCompliance);
   }
 
   /** These limits with another request body timeout (zero: no bound). */
   public RequestLimits withRequestBodyTimeout(Duration timeout) {
     return new RequestLimits(
-        requestBodyLimit, responseBodyLimit, ignoreResponseSizeLimit, requestHeaderSize, timeout);
+        requestBodyLimit,
+        responseBodyLimit,
+        ignoreResponseSizeLimit,
+        requestHeaderSize,
+        timeout,
+        uriCompliance);
+  }
+
+  /**
+   * These limits for an EE8 app: request targets parsed as Jetty 9.4 did ({@link
+   * UriCompliance#LEGACY}), which is what the platform gives EE8 apps, so {@code /a%2Fb}, {@code
+   * //x//y} and {@code /100%25} reach the app instead of a 400. Security constraints and static
+   * files still see one canonical path for every spelling (see {@code PathConstraints}).
+   */
+  public RequestLimits forEe8() {
+    return new RequestLimits(
+        requestBodyLimit,
+        responseBodyLimit,
+        ignoreResponseSizeLimit,
+        requestHeaderSize,
+        requestBodyTimeout,
+        UriCompliance.LEGACY);
   }
 
   /** The response limit in force: -1 when lifted. */
@@ -95,8 +129,11 @@ public record RequestLimits(
     return ignoreResponseSizeLimit ? -1 : responseBodyLimit;
   }
 
-  /** Applies the header limit to a connector's configuration. */
+  /** Applies the header limit and the URI compliance to a connector's configuration. */
   public void configure(HttpConfiguration configuration) {
     configuration.setRequestHeaderSize(requestHeaderSize);
+    configuration.setUriCompliance(uriCompliance);
+    // A redirect to such a request's own URL (to https, to the login page) takes it as accepted.
+    configuration.setRedirectUriCompliance(uriCompliance);
   }
 }
