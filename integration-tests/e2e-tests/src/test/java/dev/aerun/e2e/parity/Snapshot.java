@@ -38,6 +38,9 @@ import java.util.regex.Pattern;
  *   <li>The {@code deadline_nanos} attribute: a reading of {@code System.nanoTime()} in that JVM.
  *       Whether it is present is still compared, and {@code timeout_millis} is compared exactly.
  *   <li>Session ids ({@code JSESSIONID}) in {@code Set-Cookie}: random per session.
+ *   <li>An object's identity hash in what the app saw (a request attribute whose value is an
+ *       object's default {@code toString()}, {@code Class@1b6d3586}): it becomes {@code
+ *       Class@<identity>}, so the class is still compared.
  *   <li>An {@code Expires} computed from the clock (a static file's expiration, not before the
  *       response's {@code Date}): it becomes {@code Date+<seconds>s}, its distance from that
  *       response's own {@code Date}, which is compared. An earlier one is a fixed date and kept.
@@ -47,6 +50,10 @@ final class Snapshot {
   static final String DEADLINE_NANOS = "com.google.appengine.request.deadline_nanos";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern SESSION_ID = Pattern.compile("(?i)(JSESSIONID=)[^;\\s]*");
+
+  /** A default {@code Object.toString()}: a class name, {@code @}, the identity hash in hex. */
+  private static final Pattern IDENTITY =
+      Pattern.compile("\\b([A-Za-z_$][\\w$]*(?:\\.[A-Za-z_$][\\w$]*)+)@[0-9a-f]{1,8}\\b");
 
   private final Map<String, String> fields;
 
@@ -201,7 +208,8 @@ final class Snapshot {
   }
 
   private static String ports(String value, int port) {
-    return value.replaceAll(":" + port + "(?!\\d)", Matcher.quoteReplacement(":<PORT>"));
+    String masked = IDENTITY.matcher(value).replaceAll("$1@<identity>");
+    return masked.replaceAll(":" + port + "(?!\\d)", Matcher.quoteReplacement(":<PORT>"));
   }
 
   private static boolean looksLikeText(String text) {
