@@ -10,7 +10,6 @@ import dev.aerun.runtime.dev.ReloadableHandler;
 import dev.aerun.runtime.lifecycle.DrainHandler;
 import dev.aerun.runtime.lifecycle.HealthHandler;
 import dev.aerun.runtime.lifecycle.WarmupHandler;
-import dev.aerun.runtime.load.BodyTimeoutHandler;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.load.DeadlineHandler;
 import dev.aerun.runtime.logging.AccessLog;
@@ -99,7 +98,7 @@ public final class HttpConnectorServer extends RuntimeServer {
         drain,
         new ConcurrencyLimitHandler(serving.capacity()),
         // Right behind the limit: a slow body cannot keep its slot.
-        new BodyTimeoutHandler(serving.limits().requestBodyTimeout()),
+        serving.limits().newBodyTimeoutHandler(),
         // Trust, private headers, remote address, scheme and the request's attributes.
         new AppEngineRequestHandler(serving.contract()),
         new RequestTraceHandler(),

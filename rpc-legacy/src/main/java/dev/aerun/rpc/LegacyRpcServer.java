@@ -19,7 +19,6 @@ import dev.aerun.runtime.lifecycle.DrainHandler;
 import dev.aerun.runtime.lifecycle.HealthHandler;
 import dev.aerun.runtime.lifecycle.WarmupHandler;
 import dev.aerun.runtime.load.BodyMemory;
-import dev.aerun.runtime.load.BodyTimeoutHandler;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.logging.AccessLog;
@@ -221,7 +220,7 @@ public final class LegacyRpcServer extends RuntimeServer {
               new WaitingIsNotIdle(),
               // Before any body is buffered.
               new ConcurrencyLimitHandler(serving.capacity()),
-              new BodyTimeoutHandler(serving.limits().requestBodyTimeout()),
+              serving.limits().newBodyTimeoutHandler(),
               // The contract, the request body limit, the trace for logs and the deadline, applied
               // here to the whole buffered request: the runtime side gets them in the UPRequest.
               new FrontHandler(

@@ -13,6 +13,7 @@ import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.contract.TrustPolicy;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.lifecycle.Durations;
+import dev.aerun.runtime.load.BodyTimeoutHandler;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.sessions.JdbcSessionStore;
 import dev.aerun.runtime.sessions.WebappSessions;
@@ -170,7 +171,12 @@ final class AppSettings {
     if (ee == EeVersion.EE8) {
       limits = limits.forEe8();
     }
-    return options.requestBodyTimeout().map(limits::withRequestBodyTimeout).orElse(limits);
+    limits = options.requestBodyTimeout().map(limits::withRequestBodyTimeout).orElse(limits);
+    BodyTimeoutHandler.MinRate rate = BodyTimeoutHandler.MinRate.DEFAULT;
+    return limits.withRequestBodyMinRate(
+        new BodyTimeoutHandler.MinRate(
+            options.requestBodyMinRate().orElse(rate.bytesPerSecond()),
+            options.requestBodyMinRateAfter().orElse(rate.after())));
   }
 
   static AppEnvironment environment(AppEngineWebXml descriptor, LaunchOptions options) {

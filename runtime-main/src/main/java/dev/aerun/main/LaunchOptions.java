@@ -94,6 +94,8 @@ public final class LaunchOptions {
   private final Optional<Integer> maxQueuedRequests;
   private final Optional<Duration> queueTimeout;
   private final Optional<Duration> requestBodyTimeout;
+  private final Optional<Long> requestBodyMinRate;
+  private final Optional<Duration> requestBodyMinRateAfter;
   private final Optional<Long> relaunchedAt;
   private final WarUnpacker.Limits warLimits;
   private final LoginUrls loginUrls;
@@ -137,6 +139,8 @@ public final class LaunchOptions {
     this.maxQueuedRequests = Optional.ofNullable(b.maxQueuedRequests);
     this.queueTimeout = Optional.ofNullable(b.queueTimeout);
     this.requestBodyTimeout = Optional.ofNullable(b.requestBodyTimeout);
+    this.requestBodyMinRate = Optional.ofNullable(b.requestBodyMinRate);
+    this.requestBodyMinRateAfter = Optional.ofNullable(b.requestBodyMinRateAfter);
     this.relaunchedAt = Optional.ofNullable(b.relaunchedAt);
     this.warLimits = new WarUnpacker.Limits(b.maxWarBytes, b.maxWarEntries);
     this.loginUrls = new LoginUrls(b.loginUrl, b.logoutUrl);
@@ -351,6 +355,23 @@ public final class LaunchOptions {
    */
   public Optional<Duration> requestBodyTimeout() {
     return requestBodyTimeout;
+  }
+
+  /**
+   * {@code --request-body-min-rate}: the least average rate, in bytes per second, of a request body
+   * once it has had {@link #requestBodyMinRateAfter()} since its first byte; 0 for none (default 1
+   * KiB/s).
+   */
+  public Optional<Long> requestBodyMinRate() {
+    return requestBodyMinRate;
+  }
+
+  /**
+   * {@code --request-body-min-rate-after}: how long after its first byte a request body is first
+   * held to {@link #requestBodyMinRate()} (default 3s).
+   */
+  public Optional<Duration> requestBodyMinRateAfter() {
+    return requestBodyMinRateAfter;
   }
 
   /**

@@ -16,8 +16,8 @@ import org.eclipse.jetty.server.HttpConfiguration;
  *   <li>Response body over {@link #responseBodyLimit()} → 500 if the response is not committed yet,
  *       otherwise the stream is aborted (the client sees a truncated response). Lifted by {@code
  *       appengine.ignore.responseSizeLimit}.
- *   <li>Request body slower than {@link #requestBodyTimeout()} allows → 408 ({@link
- *       BodyTimeoutHandler}).
+ *   <li>Request body slower than {@link #requestBodyTimeout()} allows, or whose average rate falls
+ *       below {@link #requestBodyMinRate()} → 408 ({@link BodyTimeoutHandler}).
  *   <li>Request line over {@link #requestHeaderSize()} bytes → 414 URI Too Long, header section
  *       over it → 431 Request Header Fields Too Large (Jetty's parser). 64 KiB: far above what
  *       browsers send (about 8 KiB) and what the platform front end forwards, but it bounds what
@@ -31,6 +31,8 @@ import org.eclipse.jetty.server.HttpConfiguration;
  * @param requestHeaderSize the largest request line plus header section, in bytes
  * @param requestBodyTimeout how long a request body may take to arrive, extended by its size (see
  *     {@link BodyTimeoutHandler}); zero for no bound
+ * @param requestBodyMinRate the least average rate of a request body once it has had a few seconds
+ *     (see {@link BodyTimeoutHandler.MinRate}); {@link BodyTimeoutHandler.MinRate#NONE} for none
  * @param uriCompliance which request targets are accepted: Jetty's default refuses ambiguous ones
  *     ({@code %2F}, {@code //}, {@code %25} in a path ...) with 400; {@link #forEe8()} accepts what
  *     Jetty 9.4 did, as the platform does for EE8 apps
@@ -41,6 +43,7 @@ public record RequestLimits(
     boolean ignoreResponseSizeLimit,
     int requestHeaderSize,
     Duration requestBodyTimeout,
+    BodyTimeoutHandler.MinRate requestBodyMinRate,
     UriCompliance uriCompliance) {
   /** The system property that lifts the response size limit. */
   public static final String IGNORE_RESPONSE_SIZE_LIMIT_PROPERTY =
@@ -58,6 +61,7 @@ public record RequestLimits(
           "requestHeaderSize must be positive: " + requestHeaderSize);
     }
     Objects.requireNonNull(requestBodyTimeout, "requestBodyTimeout");
+    Objects.requireNonNull(requestBodyMinRate, "requestBodyMinRate");
     Objects.requireNonNull(uriCompliance, "uriCompliance");
     if (requestBodyTimeout.isNegative()) {
       throw new IllegalArgumentException(
@@ -65,7 +69,10 @@ public record RequestLimits(
     }
   }
 
-  /** Limits with the default request body timeout ({@link BodyTimeoutHandler#DEFAULT_TIMEOUT}). */
+  /**
+   * Limits with the default request body timeout ({@link BodyTimeoutHandler#DEFAULT_TIMEOUT}) and
+   * minimum rate ({@link BodyTimeoutHandler.MinRate#DEFAULT}).
+   */
   public RequestLimits(
       long requestBodyLimit,
       long responseBodyLimit,
@@ -77,10 +84,14 @@ public record RequestLimits(
         ignoreResponseSizeLimit,
         requestHeaderSize,
         BodyTimeoutHandler.DEFAULT_TIMEOUT,
+        BodyTimeoutHandler.MinRate.DEFAULT,
         UriCompliance.DEFAULT);
   }
 
-  /** The platform's limits: 32 MiB bodies, 64 KiB headers, 30 s (plus pace) for a body. */
+  /**
+   * The platform's limits: 32 MiB bodies, 64 KiB headers, 30 s (plus pace) for a body, at least 1
+   * KiB/s on average once a body has had 3 s.
+   */
   public static RequestLimits defaults() {
     return new RequestLimits(
         DEFAULT_BODY_LIMIT, DEFAULT_BODY_LIMIT, false, DEFAULT_REQUEST_HEADER_SIZE);
@@ -94,6 +105,7 @@ public record RequestLimits(
         ignore,
         requestHeaderSize,
         requestBodyTimeout,
+        requestBodyMinRate,
         uriCompliance);
   }
 
@@ -105,7 +117,30 @@ public record RequestLimits(
         ignoreResponseSizeLimit,
         requestHeaderSize,
         timeout,
+        requestBodyMinRate,
         uriCompliance);
+  }
+
+  /**
+   * These limits with another minimum body rate ({@link BodyTimeoutHandler.MinRate#NONE}: none).
+   */
+  public RequestLimits withRequestBodyMinRate(BodyTimeoutHandler.MinRate minRate) {
+    return new RequestLimits(
+        requestBodyLimit,
+        responseBodyLimit,
+        ignoreResponseSizeLimit,
+        requestHeaderSize,
+        requestBodyTimeout,
+        minRate,
+        uriCompliance);
+  }
+
+  /**
+   * A new handler bounding how long a request body may take and how slowly it may arrive; put it
+   * right behind the concurrency limit, so that a slow body cannot hold a running slot for long.
+   */
+  public BodyTimeoutHandler newBodyTimeoutHandler() {
+    return new BodyTimeoutHandler(requestBodyTimeout, requestBodyMinRate);
   }
 
   /**
@@ -121,6 +156,7 @@ public record RequestLimits(
         ignoreResponseSizeLimit,
         requestHeaderSize,
         requestBodyTimeout,
+        requestBodyMinRate,
         UriCompliance.LEGACY);
   }
 
