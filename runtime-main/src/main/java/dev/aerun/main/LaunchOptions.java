@@ -96,6 +96,7 @@ public final class LaunchOptions {
   private final Optional<Duration> requestBodyTimeout;
   private final Optional<Long> requestBodyMinRate;
   private final Optional<Duration> requestBodyMinRateAfter;
+  private final Optional<Duration> bodyMemoryWait;
   private final Optional<Long> relaunchedAt;
   private final WarUnpacker.Limits warLimits;
   private final LoginUrls loginUrls;
@@ -141,6 +142,7 @@ public final class LaunchOptions {
     this.requestBodyTimeout = Optional.ofNullable(b.requestBodyTimeout);
     this.requestBodyMinRate = Optional.ofNullable(b.requestBodyMinRate);
     this.requestBodyMinRateAfter = Optional.ofNullable(b.requestBodyMinRateAfter);
+    this.bodyMemoryWait = Optional.ofNullable(b.bodyMemoryWait);
     this.relaunchedAt = Optional.ofNullable(b.relaunchedAt);
     this.warLimits = new WarUnpacker.Limits(b.maxWarBytes, b.maxWarEntries);
     this.loginUrls = new LoginUrls(b.loginUrl, b.logoutUrl);
@@ -372,6 +374,15 @@ public final class LaunchOptions {
    */
   public Optional<Duration> requestBodyMinRateAfter() {
     return requestBodyMinRateAfter;
+  }
+
+  /**
+   * {@code --body-memory-wait}: in legacy mode, how long a body that does not fit in the memory for
+   * buffered bodies waits for others to give theirs back before its request gets 503 (default 30s;
+   * 0: no waiting).
+   */
+  public Optional<Duration> bodyMemoryWait() {
+    return bodyMemoryWait;
   }
 
   /**

@@ -149,6 +149,8 @@ final class LaunchOptionsParser {
           String rate = value(rest, arg);
           b.requestBodyMinRate = rate.trim().equals("0") ? 0 : parseSize(rate, arg);
         }
+        case "--body-memory-wait" ->
+            b.bodyMemoryWait = read(Durations::parse, value(rest, arg), arg);
         case "--request-body-min-rate-after" ->
             b.requestBodyMinRateAfter = read(Durations::parse, value(rest, arg), arg);
         default -> {
@@ -259,6 +261,7 @@ final class LaunchOptionsParser {
     Duration requestBodyTimeout;
     Long requestBodyMinRate;
     Duration requestBodyMinRateAfter;
+    Duration bodyMemoryWait;
     Long relaunchedAt;
     long maxWarBytes = WarUnpacker.DEFAULT_MAX_BYTES;
     int maxWarEntries = WarUnpacker.DEFAULT_MAX_ENTRIES;

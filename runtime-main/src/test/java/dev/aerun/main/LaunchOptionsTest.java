@@ -168,6 +168,18 @@ class LaunchOptionsTest {
   }
 
   @Test
+  void bodyMemoryWait_isRead_absentByDefault() throws Exception {
+    assertEquals(Optional.empty(), parse(Map.of(), "app").bodyMemoryWait());
+    assertEquals(
+        Optional.of(java.time.Duration.ofSeconds(5)),
+        parse(Map.of(), "--body-memory-wait", "5s", "app").bodyMemoryWait());
+    assertEquals(
+        Optional.of(java.time.Duration.ZERO),
+        parse(Map.of(), "--body-memory-wait=0", "app").bodyMemoryWait());
+    assertThrows(UsageException.class, () -> parse(Map.of(), "--body-memory-wait", "x", "app"));
+  }
+
+  @Test
   void concurrencyOptions_badValuesAreUsageErrors() {
     UsageException zero =
         assertThrows(
