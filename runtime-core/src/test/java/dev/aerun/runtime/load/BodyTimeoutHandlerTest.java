@@ -126,26 +126,31 @@ class BodyTimeoutHandlerTest {
     return bytes.toString(StandardCharsets.ISO_8859_1);
   }
 
+  /** Sends a byte every 200 ms on a thread of its own: never idle, far too slow. */
+  private static Thread trickle(OutputStream out) {
+    Thread trickler =
+        new Thread(
+            () -> {
+              try {
+                for (int i = 0; i < 100; i++) {
+                  out.write('x');
+                  out.flush();
+                  Thread.sleep(200);
+                }
+              } catch (IOException | InterruptedException closed) {
+                // The server gave up on the body.
+              }
+            });
+    trickler.start();
+    return trickler;
+  }
+
   @Test
   void tricklingBody_readFailsWith408_andTheConnectionCloses() throws Exception {
     start(Duration.ofMillis(500));
     try (Socket socket = post(100)) {
       OutputStream out = socket.getOutputStream();
-      // A byte every 200 ms: never idle, far too slow.
-      Thread trickler =
-          new Thread(
-              () -> {
-                try {
-                  for (int i = 0; i < 100; i++) {
-                    out.write('x');
-                    out.flush();
-                    Thread.sleep(200);
-                  }
-                } catch (IOException | InterruptedException closed) {
-                  // The server gave up on the body.
-                }
-              });
-      trickler.start();
+      Thread trickler = trickle(out);
 
       Object outcome = outcomes.poll(30, TimeUnit.SECONDS);
 
@@ -164,20 +169,7 @@ class BodyTimeoutHandlerTest {
     try (Socket socket = post(100)) {
       OutputStream out = socket.getOutputStream();
       long start = System.nanoTime();
-      Thread trickler =
-          new Thread(
-              () -> {
-                try {
-                  for (int i = 0; i < 100; i++) {
-                    out.write('x');
-                    out.flush();
-                    Thread.sleep(200);
-                  }
-                } catch (IOException | InterruptedException closed) {
-                  // The server gave up on the body.
-                }
-              });
-      trickler.start();
+      Thread trickler = trickle(out);
 
       Object outcome = outcomes.poll(30, TimeUnit.SECONDS);
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
