@@ -407,10 +407,14 @@ final class Corpus {
               .build());
     }
     // EE8: 200 (Jetty 9.4's parsing); EE10 and EE11: 400.
-    for (String path :
-        List.of("/confidential/a%2Fb", "/confidential//x//y", "/confidential/100%25")) {
+    String[][] paths = {
+      {"encoded-slash", "/confidential/a%2Fb"},
+      {"empty-segments", "/confidential//x//y"},
+      {"encoded-percent", "/confidential/100%25"}
+    };
+    for (String[] path : paths) {
       cases.add(
-          request("ee8-path " + path, "GET", path)
+          request("ee8-path-" + path[0], "GET", path[1])
               .headers("X-AppEngine-QueueName", "default")
               .variants(Variant.TRUSTED)
               .expect(200, 400)

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * An {@link Exchange} flattened into named fields, normalised so that two configurations that
@@ -145,8 +146,13 @@ final class Snapshot {
 
   /** What {@code /request-info} reported, if this is its JSON. */
   private static JsonNode appView(ParityCase c, Exchange e, String text) {
+    // The sample app's RequestInfoServlet answers /request-info, and also /confidential/* and the
+    // welcome servlet's forward from /welcome/.
     boolean requestInfo =
-        c.isRaw() ? c.raw().contains(" /request-info") : c.target().contains("/request-info");
+        c.isRaw()
+            ? c.raw().contains(" /request-info")
+            : Stream.of("/request-info", "/confidential/", "/welcome/")
+                .anyMatch(c.target()::contains);
     if (!requestInfo || e.status() != 200) {
       return null;
     }
