@@ -100,7 +100,8 @@ public final class HttpConnectorServer extends RuntimeServer {
         drain,
         new ConcurrencyLimitHandler(serving.capacity()),
         // Right behind the limit: a slow body cannot keep its slot.
-        new BodyTimeoutHandler(serving.limits().requestBodyTimeout()),
+        new BodyTimeoutHandler(
+            serving.limits().requestBodyTimeout(), serving.limits().requestBodyMinRate()),
         // Trust, private headers, remote address, scheme and the request's attributes.
         new AppEngineRequestHandler(serving.contract()),
         new RequestTraceHandler(),

@@ -222,7 +222,8 @@ public final class LegacyRpcServer extends RuntimeServer {
               new WaitingIsNotIdle(),
               // Before any body is buffered.
               new ConcurrencyLimitHandler(serving.capacity()),
-              new BodyTimeoutHandler(serving.limits().requestBodyTimeout()),
+              new BodyTimeoutHandler(
+                  serving.limits().requestBodyTimeout(), serving.limits().requestBodyMinRate()),
               // Responses compressed, gzip request bodies inflated, as in HttpConnector mode: here,
               // so the body limit counts the inflated bytes and the runtime sees what the app of
               // HttpConnector mode sees; the app's answer is compressed on its way to the client.

@@ -2,6 +2,7 @@ package dev.aerun.main;
 
 import dev.aerun.appengine.descriptor.AppEngineWebXml;
 import dev.aerun.appengine.descriptor.AutomaticScaling;
+import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.appengine.descriptor.RuntimeSelection;
 import dev.aerun.appengine.descriptor.SelectionException;
 import dev.aerun.appengine.descriptor.SelectionInput;
@@ -12,6 +13,7 @@ import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.contract.TrustPolicy;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.lifecycle.Durations;
+import dev.aerun.runtime.load.BodyTimeoutHandler;
 import dev.aerun.runtime.load.Capacity;
 import dev.aerun.runtime.server.Protocols;
 import dev.aerun.runtime.sessions.JdbcSessionStore;
@@ -157,13 +159,25 @@ final class AppSettings {
     return ContractOptions.fromProperties(effective, trust(options));
   }
 
-  static RequestLimits limits(Map<String, String> effective, LaunchOptions options) {
+  /**
+   * The request limits, for an app on {@code ee} (null for a front end that hosts no webapp: it
+   * accepts what every EE accepts).
+   */
+  static RequestLimits limits(Map<String, String> effective, LaunchOptions options, EeVersion ee) {
     RequestLimits limits =
         RequestLimits.defaults()
             .withIgnoreResponseSizeLimit(
                 Boolean.parseBoolean(
                     effective.get(RequestLimits.IGNORE_RESPONSE_SIZE_LIMIT_PROPERTY)));
-    return options.requestBodyTimeout().map(limits::withRequestBodyTimeout).orElse(limits);
+    if (ee == EeVersion.EE8) {
+      limits = limits.forEe8();
+    }
+    limits = options.requestBodyTimeout().map(limits::withRequestBodyTimeout).orElse(limits);
+    BodyTimeoutHandler.MinRate rate = BodyTimeoutHandler.MinRate.DEFAULT;
+    return limits.withRequestBodyMinRate(
+        new BodyTimeoutHandler.MinRate(
+            options.requestBodyMinRate().orElse(rate.bytesPerSecond()),
+            options.requestBodyMinRateAfter().orElse(rate.after())));
   }
 
   /**

@@ -120,7 +120,12 @@ final class DevServer {
         !options.watch()
             ? "not watching (no --watch)"
             : "watching " + watched.size() + " path(s) for changes (" + shortList(watched) + ")";
-    return "; development: " + trust + ", " + watching + apis.startNote() + ", status at /_ah/dev";
+    return "; development: "
+        + trust
+        + ", CONFIDENTIAL paths served over plain HTTP to this machine, "
+        + watching
+        + apis.startNote()
+        + ", status at /_ah/dev";
   }
 
   /**

@@ -99,6 +99,9 @@ public final class LaunchOptions {
   private final Optional<Integer> maxQueuedRequests;
   private final Optional<Duration> queueTimeout;
   private final Optional<Duration> requestBodyTimeout;
+  private final Optional<Long> requestBodyMinRate;
+  private final Optional<Duration> requestBodyMinRateAfter;
+  private final Optional<Duration> bodyMemoryWait;
   private final Optional<Long> relaunchedAt;
   private final WarUnpacker.Limits warLimits;
   private final LoginUrls loginUrls;
@@ -146,6 +149,9 @@ public final class LaunchOptions {
     this.maxQueuedRequests = Optional.ofNullable(b.maxQueuedRequests);
     this.queueTimeout = Optional.ofNullable(b.queueTimeout);
     this.requestBodyTimeout = Optional.ofNullable(b.requestBodyTimeout);
+    this.requestBodyMinRate = Optional.ofNullable(b.requestBodyMinRate);
+    this.requestBodyMinRateAfter = Optional.ofNullable(b.requestBodyMinRateAfter);
+    this.bodyMemoryWait = Optional.ofNullable(b.bodyMemoryWait);
     this.relaunchedAt = Optional.ofNullable(b.relaunchedAt);
     this.warLimits = new WarUnpacker.Limits(b.maxWarBytes, b.maxWarEntries);
     this.loginUrls = new LoginUrls(b.loginUrl, b.logoutUrl);
@@ -382,6 +388,32 @@ public final class LaunchOptions {
    */
   public Optional<Duration> requestBodyTimeout() {
     return requestBodyTimeout;
+  }
+
+  /**
+   * {@code --request-body-min-rate}: the least average rate, in bytes per second, of a request body
+   * once it has had {@link #requestBodyMinRateAfter()} since its first byte; 0 for none (default 1
+   * KiB/s).
+   */
+  public Optional<Long> requestBodyMinRate() {
+    return requestBodyMinRate;
+  }
+
+  /**
+   * {@code --request-body-min-rate-after}: how long after its first byte a request body is first
+   * held to {@link #requestBodyMinRate()} (default 3s).
+   */
+  public Optional<Duration> requestBodyMinRateAfter() {
+    return requestBodyMinRateAfter;
+  }
+
+  /**
+   * {@code --body-memory-wait}: in legacy mode, how long a body that does not fit in the memory for
+   * buffered bodies waits for others to give theirs back before its request gets 503 (default 30s;
+   * 0: no waiting).
+   */
+  public Optional<Duration> bodyMemoryWait() {
+    return bodyMemoryWait;
   }
 
   /**

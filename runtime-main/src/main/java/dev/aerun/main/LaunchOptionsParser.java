@@ -157,6 +157,14 @@ final class LaunchOptionsParser {
         case "--api-data-clear" -> b.apiDataClear = true;
         case "--request-body-timeout" ->
             b.requestBodyTimeout = read(Durations::parse, value(rest, arg), arg);
+        case "--request-body-min-rate" -> {
+          String rate = value(rest, arg);
+          b.requestBodyMinRate = rate.trim().equals("0") ? 0 : parseSize(rate, arg);
+        }
+        case "--body-memory-wait" ->
+            b.bodyMemoryWait = read(Durations::parse, value(rest, arg), arg);
+        case "--request-body-min-rate-after" ->
+            b.requestBodyMinRateAfter = read(Durations::parse, value(rest, arg), arg);
         default -> {
           if (arg.startsWith("-")) {
             throw new UsageException("unknown option " + arg + " (see --help)");
@@ -273,6 +281,9 @@ final class LaunchOptionsParser {
     Integer maxQueuedRequests;
     Duration queueTimeout;
     Duration requestBodyTimeout;
+    Long requestBodyMinRate;
+    Duration requestBodyMinRateAfter;
+    Duration bodyMemoryWait;
     Long relaunchedAt;
     long maxWarBytes = WarUnpacker.DEFAULT_MAX_BYTES;
     int maxWarEntries = WarUnpacker.DEFAULT_MAX_ENTRIES;

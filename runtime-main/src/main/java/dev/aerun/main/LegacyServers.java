@@ -32,7 +32,9 @@ final class LegacyServers {
     LaunchOptions options = config.options();
     PublicServerSpec serving = config.server();
     // One budget in this JVM, shared by both halves as they share the heap.
-    BodyMemory memory = new BodyMemory(config.bodyMemoryBytes());
+    BodyMemory memory =
+        new BodyMemory(
+            config.bodyMemoryBytes(), options.bodyMemoryWait().orElse(BodyMemory.DEFAULT_WAIT));
     LegacyRpcServer.Front front = new LegacyRpcServer.Front(serving, config.environment());
     if (config.role() == Role.FRONT) {
       RpcTransport target = options.rpcTarget().orElseThrow();

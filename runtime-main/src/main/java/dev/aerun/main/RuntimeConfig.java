@@ -1,6 +1,7 @@
 package dev.aerun.main;
 
 import dev.aerun.appengine.descriptor.AppEngineWebXml;
+import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.appengine.descriptor.RuntimeSelection;
 import dev.aerun.appengine.descriptor.ServingMode;
 import dev.aerun.main.LaunchOptions.Role;
@@ -76,13 +77,19 @@ record RuntimeConfig(
     }
     Map<String, String> effective = AppSettings.effective(descriptor, options);
     AppEnvironment environment = AppSettings.environment(descriptor, options);
+    // What request targets the public port accepts depends on the app's EE; a front end with the
+    // app knows it, one without accepts what every EE accepts.
+    EeVersion ee =
+        selection != null
+            ? selection.ee()
+            : app != null ? AppSettings.select(descriptor, options).ee() : null;
     PublicServerSpec server =
         new PublicServerSpec(
             options.address(),
             options.port(),
             // An app with <app-engine-apis> takes the API ticket its front end sends.
             AppSettings.contract(effective, options).withApiTicket(descriptor.appEngineApis()),
-            AppSettings.limits(effective, options),
+            AppSettings.limits(effective, options, ee),
             IDLE_TIMEOUT,
             AppSettings.capacity(descriptor, options, maxHeapBytes),
             options.requestLog(LogFormat::hasTerminal),

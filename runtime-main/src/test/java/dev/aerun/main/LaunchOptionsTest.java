@@ -142,6 +142,44 @@ class LaunchOptionsTest {
   }
 
   @Test
+  void requestBodyMinRate_isRead_absentByDefault_zeroTurnsItOff() throws Exception {
+    LaunchOptions none = parse(Map.of(), "app");
+    assertEquals(Optional.empty(), none.requestBodyMinRate());
+    assertEquals(Optional.empty(), none.requestBodyMinRateAfter());
+    LaunchOptions set =
+        parse(
+            Map.of(),
+            "--request-body-min-rate",
+            "4k",
+            "--request-body-min-rate-after",
+            "10s",
+            "app");
+    assertEquals(Optional.of(4096L), set.requestBodyMinRate());
+    assertEquals(Optional.of(java.time.Duration.ofSeconds(10)), set.requestBodyMinRateAfter());
+    assertEquals(
+        Optional.of(0L), parse(Map.of(), "--request-body-min-rate=0", "app").requestBodyMinRate());
+    assertThrows(
+        UsageException.class, () -> parse(Map.of(), "--request-body-min-rate", "fast", "app"));
+    assertThrows(
+        UsageException.class, () -> parse(Map.of(), "--request-body-min-rate", "-1", "app"));
+    assertThrows(
+        UsageException.class,
+        () -> parse(Map.of(), "--request-body-min-rate-after", "soon", "app"));
+  }
+
+  @Test
+  void bodyMemoryWait_isRead_absentByDefault() throws Exception {
+    assertEquals(Optional.empty(), parse(Map.of(), "app").bodyMemoryWait());
+    assertEquals(
+        Optional.of(java.time.Duration.ofSeconds(5)),
+        parse(Map.of(), "--body-memory-wait", "5s", "app").bodyMemoryWait());
+    assertEquals(
+        Optional.of(java.time.Duration.ZERO),
+        parse(Map.of(), "--body-memory-wait=0", "app").bodyMemoryWait());
+    assertThrows(UsageException.class, () -> parse(Map.of(), "--body-memory-wait", "x", "app"));
+  }
+
+  @Test
   void concurrencyOptions_badValuesAreUsageErrors() {
     UsageException zero =
         assertThrows(

@@ -75,6 +75,7 @@ public final class AppEngineWebXml {
   private final Optional<String> entrypoint;
   private final Optional<String> runtimeChannel;
   private final Map<String, String> systemProperties;
+  private final Map<String, String> systemPropertyLocations;
   private final Map<String, String> envVariables;
   private final Map<String, String> buildEnvVariables;
   private final StaticFiles staticFiles;
@@ -124,6 +125,7 @@ public final class AppEngineWebXml {
     entrypoint = Optional.ofNullable(b.entrypoint);
     runtimeChannel = Optional.ofNullable(b.runtimeChannel);
     systemProperties = copy(b.systemProperties);
+    systemPropertyLocations = copy(b.systemPropertyLocations);
     envVariables = copy(b.envVariables);
     buildEnvVariables = copy(b.buildEnvVariables);
     staticFiles = new StaticFiles(b.staticFilesDeclared, b.staticIncludes, b.staticExcludes);
@@ -232,6 +234,15 @@ public final class AppEngineWebXml {
    */
   public Map<String, String> systemProperties() {
     return systemProperties;
+  }
+
+  /**
+   * Where each of {@link #systemProperties()} was declared, by name, as {@code
+   * <file>:<line>:<column>: property:} (the prefix of a {@link DescriptorException} message): the
+   * last declaration of a repeated name. Empty for a descriptor not read from a file.
+   */
+  public Map<String, String> systemPropertyLocations() {
+    return systemPropertyLocations;
   }
 
   /**

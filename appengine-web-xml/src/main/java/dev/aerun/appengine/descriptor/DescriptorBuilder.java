@@ -23,6 +23,7 @@ final class DescriptorBuilder {
   String entrypoint;
   String runtimeChannel;
   final Map<String, String> systemProperties = new LinkedHashMap<>();
+  final Map<String, String> systemPropertyLocations = new LinkedHashMap<>();
   final Map<String, String> envVariables = new LinkedHashMap<>();
   final Map<String, String> buildEnvVariables = new LinkedHashMap<>();
   boolean staticFilesDeclared;

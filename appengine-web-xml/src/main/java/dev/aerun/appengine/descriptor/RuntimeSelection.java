@@ -14,14 +14,17 @@ import java.util.Optional;
  * neither is given the JVM decides, with a warning: feature version {@code <=17} → java17, {@code
  * 18..21} → java21, {@code >=22} → java25.
  *
- * <p><b>EE version:</b> the flags {@code appengine.use.EE8}, {@code appengine.use.EE10}, {@code
- * appengine.use.EE11} (looked up with {@link #effectiveProperty}; a flag is set when its value is
- * {@code true}, case-insensitive). More than one set is an error. A set flag selects that EE; no
- * flag selects the runtime's default: java8/java11 → EE8 (with a warning that these are legacy
- * runtime ids), java17 → EE8, java21 → EE10, java25 → EE11 if supported else EE10. {@code
+ * <p><b>EE version</b>, as the platform's reader chooses it: the flags {@code appengine.use.EE8},
+ * {@code appengine.use.EE10}, {@code appengine.use.EE11} (looked up with {@link
+ * #effectiveProperty}; a flag is set when its value is {@code true}, case-insensitive). {@code
  * appengine.use.jetty121=true} (the platform's switch to Jetty 12.1, which this runtime always
- * runs) turns a default of EE10 into EE11, as on the platform; it never overrides an EE flag.
- * Choosing an EE the runtime build does not support is an error.
+ * runs) turns {@code appengine.use.EE10=true} on java17/java21 into EE11, with the platform's
+ * warning, since Jetty 12.1 has no EE10 there. Then more than one flag set is an error. A set flag
+ * selects that EE; no flag selects the runtime's default: java8/java11 → EE8 (with a warning that
+ * these are legacy runtime ids), java17 → EE8, java21 → EE10 (EE11 with {@code jetty121}), java25 →
+ * EE11 if supported else EE10. java25 with {@code appengine.use.EE10=true} is an error (the
+ * platform refuses it), naming where the flag was set. Choosing an EE the runtime build does not
+ * support is an error.
  *
  * <p><b>Mode:</b> the launcher override if given; else {@code appengine.use.HttpConnector=true}
  * selects {@link ServingMode#HTTP_CONNECTOR}; absent or any other value selects {@link
@@ -103,6 +106,19 @@ public record RuntimeSelection(
     boolean ee8 = isTrue(effectiveProperty(USE_EE8, props, over));
     boolean ee10 = isTrue(effectiveProperty(USE_EE10, props, over));
     boolean ee11 = isTrue(effectiveProperty(USE_EE11, props, over));
+    boolean jetty121 = isTrue(effectiveProperty(USE_JETTY121, props, over));
+    if (ee10 && jetty121 && (runtime.equals("java17") || runtime.equals("java21"))) {
+      // The platform's reader upgrades, with this warning, before it looks for conflicts.
+      warnings.add(
+          USE_EE10
+              + " is not supported with Jetty 12.1 for runtime "
+              + runtime
+              + ", upgrading to "
+              + USE_EE11
+              + ".");
+      ee10 = false;
+      ee11 = true;
+    }
     int count = (ee8 ? 1 : 0) + (ee10 ? 1 : 0) + (ee11 ? 1 : 0);
     if (count > 1) {
       List<String> set = new ArrayList<>();
@@ -119,6 +135,15 @@ public record RuntimeSelection(
           "conflicting EE flags: " + String.join(", ", set) + " are all true; set at most one");
     }
 
+    if (ee10 && runtime.equals("java25")) {
+      throw new SelectionException(
+          where(USE_EE10, in)
+              + USE_EE10
+              + "=true is not supported for runtime java25 (Jetty 12.1 has no EE10): use "
+              + USE_EE11
+              + "=true (the java25 default) or runtime java21");
+    }
+
     EeVersion ee;
     if (ee8) {
       ee = EeVersion.EE8;
@@ -131,10 +156,7 @@ public record RuntimeSelection(
           switch (runtime) {
             case "java8", "java11" -> EeVersion.EE8;
             case "java17" -> EeVersion.EE8;
-            case "java21" ->
-                isTrue(effectiveProperty(USE_JETTY121, props, over))
-                    ? EeVersion.EE11
-                    : EeVersion.EE10;
+            case "java21" -> jetty121 ? EeVersion.EE11 : EeVersion.EE10;
             default -> in.supportedEe().contains(EeVersion.EE11) ? EeVersion.EE11 : EeVersion.EE10;
           };
     }
@@ -200,6 +222,17 @@ public record RuntimeSelection(
       String name, Map<String, String> descriptorProperties, Map<String, String> overrides) {
     Optional<String> o = lookup(name, overrides);
     return o.isPresent() ? o : lookup(name, descriptorProperties);
+  }
+
+  /**
+   * Where the effective value of {@code name} was set, as the start of an error message: the
+   * descriptor's {@code <file>:<line>:<column>: property: }, or {@code -D<name>: } for an override.
+   */
+  private static String where(String name, SelectionInput in) {
+    if (lookup(name, in.overrides()).isPresent()) {
+      return "-D" + name + ": ";
+    }
+    return lookup(name, in.propertyLocations()).map(at -> at + " ").orElse("");
   }
 
   private static Optional<String> lookup(String name, Map<String, String> map) {

@@ -20,6 +20,9 @@ import java.util.Set;
  * @param launcherMode a serving mode forced by the launcher; wins over every property
  * @param jvmFeatureVersion the running JVM's feature version ({@code Runtime.version().feature()})
  * @param supportedEe the EE versions this runtime build can host
+ * @param propertyLocations where the descriptor declared each of {@code descriptorProperties}, as
+ *     the {@code <file>:<line>:<column>: property:} a descriptor error starts with (see {@link
+ *     AppEngineWebXml#systemPropertyLocations()}); a selection error about a property names it
  */
 public record SelectionInput(
     Optional<String> descriptorRuntime,
@@ -28,7 +31,8 @@ public record SelectionInput(
     Optional<String> gaeRuntime,
     Optional<ServingMode> launcherMode,
     int jvmFeatureVersion,
-    Set<EeVersion> supportedEe) {
+    Set<EeVersion> supportedEe,
+    Map<String, String> propertyLocations) {
 
   /** What this runtime hosts: EE8, EE10 and EE11. */
   public static final Set<EeVersion> DEFAULT_SUPPORTED_EE =
@@ -48,6 +52,29 @@ public record SelectionInput(
         supportedEe == null || supportedEe.isEmpty()
             ? DEFAULT_SUPPORTED_EE
             : Collections.unmodifiableSet(EnumSet.copyOf(supportedEe));
+    propertyLocations =
+        Collections.unmodifiableMap(
+            new LinkedHashMap<>(propertyLocations == null ? Map.of() : propertyLocations));
+  }
+
+  /** Input whose properties have no known location. */
+  public SelectionInput(
+      Optional<String> descriptorRuntime,
+      Map<String, String> descriptorProperties,
+      Map<String, String> overrides,
+      Optional<String> gaeRuntime,
+      Optional<ServingMode> launcherMode,
+      int jvmFeatureVersion,
+      Set<EeVersion> supportedEe) {
+    this(
+        descriptorRuntime,
+        descriptorProperties,
+        overrides,
+        gaeRuntime,
+        launcherMode,
+        jvmFeatureVersion,
+        supportedEe,
+        Map.of());
   }
 
   /**
@@ -63,7 +90,8 @@ public record SelectionInput(
         Optional.empty(),
         Optional.empty(),
         Runtime.version().feature(),
-        DEFAULT_SUPPORTED_EE);
+        DEFAULT_SUPPORTED_EE,
+        descriptor.systemPropertyLocations());
   }
 
   /** A copy with the given {@code -D} overrides. */
@@ -75,7 +103,8 @@ public record SelectionInput(
         gaeRuntime,
         launcherMode,
         jvmFeatureVersion,
-        supportedEe);
+        supportedEe,
+        propertyLocations);
   }
 
   /** A copy with the given {@code GAE_RUNTIME} value (null or blank means unset). */
@@ -87,7 +116,8 @@ public record SelectionInput(
         Optional.ofNullable(value).filter(v -> !v.isBlank()),
         launcherMode,
         jvmFeatureVersion,
-        supportedEe);
+        supportedEe,
+        propertyLocations);
   }
 
   /** A copy with a launcher-forced mode (null means none). */
@@ -99,7 +129,8 @@ public record SelectionInput(
         gaeRuntime,
         Optional.ofNullable(mode),
         jvmFeatureVersion,
-        supportedEe);
+        supportedEe,
+        propertyLocations);
   }
 
   /** A copy with another JVM feature version. */
@@ -111,7 +142,8 @@ public record SelectionInput(
         gaeRuntime,
         launcherMode,
         feature,
-        supportedEe);
+        supportedEe,
+        propertyLocations);
   }
 
   /** A copy with another set of supported EE versions (empty means the default set). */
@@ -123,6 +155,7 @@ public record SelectionInput(
         gaeRuntime,
         launcherMode,
         jvmFeatureVersion,
-        supported);
+        supported,
+        propertyLocations);
   }
 }

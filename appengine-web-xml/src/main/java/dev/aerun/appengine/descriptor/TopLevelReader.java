@@ -168,6 +168,11 @@ final class TopLevelReader extends ElementReader {
         case "runtime-channel" -> b.runtimeChannel = string(n);
         case "system-properties" -> {
           nameValueList(n, "property", b.systemProperties);
+          for (XmlNode c : n.children) {
+            b.systemPropertyLocations.put(
+                c.attributes.get("name"),
+                DescriptorException.format(file, c.line, c.column, c.name, "").strip());
+          }
           warnAboutMisspelledSwitches(n);
         }
         case "env-variables" -> envVariables(n, b);

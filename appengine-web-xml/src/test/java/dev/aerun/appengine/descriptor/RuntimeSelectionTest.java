@@ -65,7 +65,10 @@ class RuntimeSelectionTest {
         "java17|-|appengine.use.EE11=true|-|-|17|-|LEGACY_RPC|EE11|java17|-|false",
         "java17|-|-|appengine.use.ee11=True|-|17|-|LEGACY_RPC|EE11|java17|-|false",
         "java17|-|appengine.use.jetty121=true|-|-|17|-|LEGACY_RPC|EE8|java17|-|false",
-        "java17|-|appengine.use.jetty121=true;appengine.use.EE10=true|-|-|17|-|LEGACY_RPC|EE10|java17|-|false",
+        "java17|-|appengine.use.jetty121=true;appengine.use.EE10=true|-|-|17|-|LEGACY_RPC|EE11|java17|-|true",
+        "java17|-|appengine.use.EE10=true|appengine.use.jetty121=true|-|17|-|LEGACY_RPC|EE11|java17|-|true",
+        "java17|-|appengine.use.jetty121=true;appengine.use.EE10=true;appengine.use.EE11=true|-|-|17|-|LEGACY_RPC|EE11|java17|-|true",
+        "java17|-|appengine.use.jetty121=true;appengine.use.EE10=true;appengine.use.EE8=true|-|-|17|-|-|-|-|conflicting EE flags|false",
         // --- java21
         "java21|-|-|-|-|21|-|LEGACY_RPC|EE10|java21|-|false",
         "java21|-|appengine.use.EE8=true|-|-|21|-|LEGACY_RPC|EE8|java21|-|false",
@@ -78,7 +81,8 @@ class RuntimeSelectionTest {
         "java21|-|-|appengine.use.Jetty121=TRUE|-|21|-|LEGACY_RPC|EE11|java21|-|false",
         "java21|-|appengine.use.jetty121=true|appengine.use.jetty121=false|-|21|-|LEGACY_RPC|EE10|java21|-|false",
         "java21|-|appengine.use.jetty121=true;appengine.use.EE8=true|-|-|21|-|LEGACY_RPC|EE8|java21|-|false",
-        "java21|-|appengine.use.jetty121=true;appengine.use.EE10=true|-|-|21|-|LEGACY_RPC|EE10|java21|-|false",
+        "java21|-|appengine.use.jetty121=true;appengine.use.EE10=true|-|-|21|-|LEGACY_RPC|EE11|java21|-|true",
+        "java21|-|appengine.use.jetty121=true;appengine.use.EE10=true|-|-|21|EE8;EE10|-|-|-|EE11 was requested|false",
         "java21|-|appengine.use.jetty121=true|-|-|21|EE8;EE10|-|-|-|EE11 was requested|false",
         "java21|-|appengine.use.EE8=true;appengine.use.EE11=true|-|-|21|-|-|-|-|conflicting EE flags|false",
         "java21|-|-|-|-|17|-|LEGACY_RPC|EE10|java21|-|true",
@@ -86,8 +90,10 @@ class RuntimeSelectionTest {
         "java25|-|-|-|-|25|-|LEGACY_RPC|EE11|java25|-|false",
         "java25|-|-|-|-|25|EE8;EE10|LEGACY_RPC|EE10|java25|-|false",
         "java25|-|appengine.use.EE8=true|-|-|25|-|LEGACY_RPC|EE8|java25|-|false",
-        "java25|-|appengine.use.EE10=true|-|-|25|-|LEGACY_RPC|EE10|java25|-|false",
-        "java25|-|-|appengine.use.EE10=true|-|25|-|LEGACY_RPC|EE10|java25|-|false",
+        "java25|-|appengine.use.EE10=true|-|-|25|-|-|-|-|appengine.use.EE10=true is not supported for runtime java25|false",
+        "java25|-|appengine.use.EE10=true;appengine.use.jetty121=true|-|-|25|-|-|-|-|not supported for runtime java25|false",
+        "java25|-|-|appengine.use.EE10=true|-|25|-|-|-|-|-Dappengine.use.EE10: appengine.use.EE10=true is not supported|false",
+        "java21|java25|appengine.use.EE10=true|-|-|25|-|-|-|-|not supported for runtime java25|false",
         "java25|-|appengine.use.EE11=true|-|-|25|-|LEGACY_RPC|EE11|java25|-|false",
         "java25|-|appengine.use.jetty121=true|-|-|25|-|LEGACY_RPC|EE11|java25|-|false",
         "java25|-|appengine.use.EE10=true;appengine.use.EE11=true|-|-|25|-|-|-|-|conflicting EE flags|false",
@@ -108,7 +114,7 @@ class RuntimeSelectionTest {
         "-|-|-|-|-|25|-|LEGACY_RPC|EE11|java25|-|true",
         "-|-|-|-|-|25|EE8;EE10|LEGACY_RPC|EE10|java25|-|true",
         "-|-|appengine.use.EE8=true|-|-|25|-|LEGACY_RPC|EE8|java25|-|true",
-        "-|-|appengine.use.EE10=true|-|-|25|-|LEGACY_RPC|EE10|java25|-|true",
+        "-|-|appengine.use.EE10=true|-|-|25|-|-|-|-|not supported for runtime java25|false",
         "-|-|appengine.use.EE10=true|-|-|17|-|LEGACY_RPC|EE10|java17|-|true",
         "-|-|appengine.use.EE11=true|-|-|17|-|LEGACY_RPC|EE11|java17|-|true",
         "' '|-|-|-|-|17|-|LEGACY_RPC|EE8|java17|-|true",
@@ -203,6 +209,52 @@ class RuntimeSelectionTest {
         new RuntimeSelection(
             ServingMode.HTTP_CONNECTOR, EeVersion.EE8, "java21", java.util.List.of()),
         s);
+  }
+
+  @Test
+  void ee10OnJava25IsAnErrorNamingTheDescriptorsProperty() throws Exception {
+    AppEngineWebXml d =
+        AppEngineWebXmlParser.parse(
+            new java.io.ByteArrayInputStream(
+                """
+                <appengine-web-app xmlns="http://appengine.google.com/ns/1.0">
+                  <runtime>java25</runtime>
+                  <system-properties>
+                    <property name="appengine.use.EE10" value="true"/>
+                  </system-properties>
+                </appengine-web-app>
+                """
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+            "WEB-INF/appengine-web.xml");
+    SelectionException e =
+        assertThrows(
+            SelectionException.class,
+            () -> RuntimeSelection.resolve(SelectionInput.of(d).withJvmFeatureVersion(25)));
+    assertEquals(
+        "WEB-INF/appengine-web.xml:4:5: property: appengine.use.EE10=true is not supported for"
+            + " runtime java25 (Jetty 12.1 has no EE10): use appengine.use.EE11=true (the java25"
+            + " default) or runtime java21",
+        e.getMessage());
+  }
+
+  @Test
+  void ee10WithJetty121OnJava17And21BecomesEe11WithThePlatformsWarning() throws Exception {
+    for (String runtime : java.util.List.of("java17", "java21")) {
+      RuntimeSelection s =
+          RuntimeSelection.resolve(
+              SelectionInput.of(AppEngineWebXml.empty())
+                  .withGaeRuntime(runtime)
+                  .withOverrides(
+                      Map.of("appengine.use.EE10", "true", "appengine.use.jetty121", "true"))
+                  .withJvmFeatureVersion(21));
+      assertEquals(EeVersion.EE11, s.ee(), runtime);
+      assertEquals(
+          java.util.List.of(
+              "appengine.use.EE10 is not supported with Jetty 12.1 for runtime "
+                  + runtime
+                  + ", upgrading to appengine.use.EE11."),
+          s.warnings());
+    }
   }
 
   @Test

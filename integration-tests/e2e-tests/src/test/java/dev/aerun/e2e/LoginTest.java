@@ -228,6 +228,118 @@ abstract class LoginTest {
     }
   }
 
+  // ---- The platform's own requests (push tasks, cron, SkipAdminCheck) pass HTTPS constraints ----
+
+  private static final List<String> PLATFORM_CALLERS =
+      List.of(
+          "X-AppEngine-QueueName: default",
+          "X-AppEngine-Cron: true",
+          "X-Google-Internal-SkipAdminCheck: true");
+
+  @Test
+  void trustedTaskAndCronRequestsPassTransportGuarantees_seeingTheirRealScheme() throws Exception {
+    for (RuntimeProcess runtime : trusted) {
+      for (String caller : PLATFORM_CALLERS) {
+        RawResponse page = get(runtime, "/secure/page?q=1", caller);
+        assertEquals(200, page.status(), caller + ": " + page.body());
+        assertEquals("false", seen(page, "secure"), caller);
+        assertEquals("http", seen(page, "scheme"), caller);
+        assertEquals(
+            "", seen(page, "internalHeaders"), caller + ": X-Google-Internal-* are hidden");
+        RawResponse file = get(runtime, "/secure/page.html", caller);
+        assertEquals(200, file.status(), caller);
+        assertTrue(file.body().contains(staticText("secure/page.html")), caller);
+        RawResponse users = get(runtime, "/secure/users/x", caller);
+        assertEquals(200, users.status(), caller + ": no user, no HTTPS asked of the platform");
+      }
+      RawResponse skip = get(runtime, "/admin/page", "X-Google-Internal-SkipAdminCheck: true");
+      assertEquals(200, skip.status(), "SkipAdminCheck passes admin constraints too");
+      assertEquals("null", seen(skip, "remoteUser"));
+      for (String notSkipping :
+          List.of(
+              "X-Google-Internal-SkipAdminCheck: false", "X-Google-Internal-SkipAdminCheck: 1")) {
+        assertEquals(302, get(runtime, "/secure/page", notSkipping).status(), notSkipping);
+      }
+      RawResponse plain = get(runtime, "/secure/page");
+      assertEquals(302, plain.status(), "anyone else is still sent to https");
+    }
+  }
+
+  @Test
+  void untrustedClientsCannotPassTransportGuaranteesAsTheirOwnTaskOrCron() throws Exception {
+    for (RuntimeProcess runtime : untrusted) {
+      for (String caller : PLATFORM_CALLERS) {
+        RawResponse page = get(runtime, "/secure/page", caller);
+        assertEquals(302, page.status(), caller);
+        assertEquals("https://127.0.0.1/secure/page", page.header("Location"), caller);
+        assertEquals(302, get(runtime, "/secure/page.html", caller).status(), caller);
+        assertEquals(302, get(runtime, "/admin/page", caller).status(), caller);
+      }
+    }
+  }
+
+  // ---- Paths: EE8 apps take what Jetty 9.4 took, and constraints hold for every spelling ----
+
+  private boolean ee8() {
+    return war().contains("ee8");
+  }
+
+  @Test
+  void ee8AcceptsThePathsThePlatformAccepts_otherEesRefuseThem() throws Exception {
+    for (RuntimeProcess runtime : concat(trusted, untrusted)) {
+      for (String path : List.of("/open/a%2Fb", "/open//x//y", "/open/100%25")) {
+        RawResponse response = get(runtime, path);
+        if (ee8()) {
+          assertEquals(200, response.status(), path + ": " + response.body());
+          assertEquals(path, seen(response, "path"));
+        } else {
+          assertEquals(400, response.status(), path);
+        }
+      }
+    }
+  }
+
+  @Test
+  void constraintsHoldForEveryAcceptedSpellingOfAPath() throws Exception {
+    List<String> spellings =
+        List.of(
+            "//admin//page.html",
+            "//admin/page.html",
+            "///admin/page",
+            "//admin//page",
+            "/admin%2Fpage.html",
+            "//user//page",
+            "/x/%2e%2e/admin/page.html",
+            "//admin/");
+    for (RuntimeProcess runtime : concat(trusted, untrusted)) {
+      for (String path : spellings) {
+        RawResponse response = get(runtime, path);
+        assertFalse(response.body().contains("static admin/"), path);
+        assertFalse(response.body().contains("remoteUser="), path);
+        if (ee8()) {
+          assertEquals(302, response.status(), path + ": " + response.body());
+          assertTrue(
+              response.header("Location").contains("continue")
+                  || response.header("Location").contains("next="),
+              path + ": " + response.header("Location"));
+        } else {
+          assertTrue(
+              response.status() == 400 || response.status() == 302 || response.status() == 404,
+              path + ": " + response.status());
+        }
+      }
+      for (String path : List.of("//secure//page.html", "//secure/page")) {
+        RawResponse response = get(runtime, path);
+        assertFalse(response.body().contains("static secure/"), path);
+        assertEquals(ee8() ? 302 : 400, response.status(), path);
+      }
+    }
+    for (RuntimeProcess runtime : trusted) {
+      RawResponse user = get(runtime, "//admin//page.html", USER);
+      assertEquals(ee8() ? 403 : 400, user.status());
+    }
+  }
+
   // ---- Static files under constraints (a static file is served in front of the webapp) ----
 
   /** The static file's text, as the sample app has it. */
@@ -438,6 +550,45 @@ abstract class LoginTest {
             outsider.get(runtime, "/admin/task", "X-AppEngine-QueueName: default").status(),
             outsider.toString());
       }
+    }
+  }
+
+  @Test
+  void development_confidentialPathsArePlainHttpForTheDeveloper_afterTheLogin() throws Exception {
+    for (RuntimeProcess runtime : development) {
+      assertTrue(
+          runtime.output().contains("CONFIDENTIAL paths served over plain HTTP to this machine"),
+          runtime.output());
+      for (String host : List.of(LOOPBACK_HOST, "localhost:" + runtime.port(), DEV_HOST)) {
+        ClientAt me = ClientAt.loopback();
+        RawResponse page = me.get(runtime.port(), host, "/secure/page");
+        assertEquals(200, page.status(), host + ": " + page.body());
+        assertEquals("false", seen(page, "secure"));
+        RawResponse file = me.get(runtime.port(), host, "/secure/page.html");
+        assertEquals(200, file.status(), host);
+        RawResponse anonymous = me.get(runtime.port(), host, "/secure/users/x");
+        assertEquals(302, anonymous.status(), host);
+        assertTrue(
+            anonymous.header("Location").startsWith("/_ah/login?continue="),
+            host + ": the login first: " + anonymous.header("Location"));
+        RawResponse signedIn = me.get(runtime.port(), host, "/secure/users/x", COOKIE);
+        assertEquals(200, signedIn.status(), host);
+        assertEquals("dev@example.com", seen(signedIn, "remoteUser"));
+      }
+      for (Outsider outsider : outsiders(runtime)) {
+        RawResponse page = outsider.get(runtime, "/secure/page");
+        assertEquals(302, page.status(), outsider.toString());
+        assertTrue(page.header("Location").startsWith("https://"), outsider.toString());
+      }
+    }
+  }
+
+  @Test
+  void production_confidentialPathsStillRedirectLoopbackClients() throws Exception {
+    for (RuntimeProcess runtime : concat(trusted, untrusted)) {
+      RawResponse page = ClientAt.loopback().get(runtime.port(), "localhost", "/secure/page");
+      assertEquals(302, page.status());
+      assertEquals("https://localhost/secure/page", page.header("Location"));
     }
   }
 

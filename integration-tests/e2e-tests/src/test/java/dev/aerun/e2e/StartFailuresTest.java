@@ -174,6 +174,25 @@ class StartFailuresTest {
   }
 
   @Test
+  void ee10OnJava25_isADescriptorErrorAtTheProperty(@TempDir Path dir) throws Exception {
+    Path app =
+        AppCopies.withDescriptorEdit(
+            RuntimeProcess.app("sample-ee10-app.war"),
+            dir,
+            "<runtime>java21</runtime>\n  <system-properties>",
+            "<runtime>java25</runtime>\n  <system-properties>\n"
+                + "    <property name=\"appengine.use.EE10\" value=\"true\"/>");
+
+    String error = failsWithOneErrorLine(RuntimeProcess.launch(app));
+
+    assertTrue(
+        error.matches(
+            "error: .*WEB-INF/appengine-web.xml:5:5: property: appengine.use.EE10=true is not"
+                + " supported for runtime java25 .*"),
+        error);
+  }
+
+  @Test
   void publicRootOutsideTheApp_isADescriptorError(@TempDir Path dir) throws Exception {
     Path app =
         AppCopies.withDescriptorEdit(

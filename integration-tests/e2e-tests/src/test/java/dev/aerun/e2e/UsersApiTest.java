@@ -90,6 +90,27 @@ class UsersApiTest {
   }
 
   @Test
+  void theWelcomeServletGreetsTheSignedInUserThroughTheServletApi_withoutAConstraint()
+      throws Exception {
+    for (RuntimeProcess runtime : modes) {
+      RawResponse response =
+          RawResponse.get(
+              runtime.port(),
+              "/",
+              "X-AppEngine-User-Email: ann@example.com",
+              "X-AppEngine-Auth-Domain: example.com");
+      assertEquals(200, response.status(), response.body());
+      assertEquals("Hello, ann", seen(response, "greeting"));
+      assertEquals("ann@example.com", seen(response, "principal"));
+      assertEquals("ann@example.com", seen(response, "remoteUser"));
+      RawResponse anonymous = RawResponse.get(runtime.port(), "/");
+      assertEquals(200, anonymous.status(), anonymous.body());
+      assertEquals("null", seen(anonymous, "principal"));
+      assertEquals("Please sign in", seen(anonymous, "greeting"));
+    }
+  }
+
+  @Test
   void remoteServicesFailAtOnceNamingTheirReplacement() throws Exception {
     for (RuntimeProcess runtime : modes) {
       RawResponse response = RawResponse.get(runtime.port(), "/datastore");

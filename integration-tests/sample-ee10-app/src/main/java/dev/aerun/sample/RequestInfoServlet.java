@@ -45,6 +45,14 @@ public class RequestInfoServlet extends HttpServlet {
     info.put("secure", request.isSecure());
     info.put("serverName", request.getServerName());
     info.put("serverPort", request.getServerPort());
+    info.put("remoteUser", request.getRemoteUser());
+    info.put(
+        "userPrincipal",
+        request.getUserPrincipal() == null ? null : request.getUserPrincipal().getName());
+    info.put("authType", request.getAuthType());
+    info.put("userInRoleAdmin", request.isUserInRole("admin"));
+    info.put("servletPath", request.getServletPath());
+    info.put("pathInfo", request.getPathInfo());
     Map<String, Object> attributes = new TreeMap<>();
     for (String name : Collections.list(request.getAttributeNames())) {
       attributes.put(name, String.valueOf(request.getAttribute(name)));

@@ -6,12 +6,15 @@ import dev.aerun.runtime.load.BodyMemory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * A body buffered whole, as legacy mode holds request and response bodies: blocks allocated as the
  * bytes arrive (never the declared length up front, never a grown copy of the whole), each reserved
- * in a {@link BodyMemory} before it is allocated. {@link #toByteString()} shares the blocks with
- * the message instead of copying them. Not thread-safe: one writer at a time.
+ * in a {@link BodyMemory.Pool} before it is allocated; when the pool has no room, {@link
+ * #awaitRoom} waits for it. {@link #toByteString()} shares the blocks with the message instead of
+ * copying them. Not thread-safe: one writer at a time.
  */
 public final class BodyBuffer {
   /**
@@ -22,14 +25,20 @@ public final class BodyBuffer {
   /** The smallest block allocated when the size to come is unknown. */
   static final int MIN_BLOCK = 4 * 1024;
 
-  private final BodyMemory memory;
+  private final BodyMemory.Pool memory;
+  private final BodyMemory.Holder holder = new BodyMemory.Holder();
   private final List<byte[]> blocks = new ArrayList<>();
   private byte[] current;
   private int currentSize;
   private long size;
   private long reserved;
+  // A block reserved for us while we waited (see awaitRoom), not allocated yet.
+  private long granted;
+  private int refusedBlock;
+  private boolean released;
 
-  public BodyBuffer(BodyMemory memory) {
+  /** A buffer whose blocks count against {@code memory}, its holder arriving now. */
+  public BodyBuffer(BodyMemory.Pool memory) {
     this.memory = memory;
   }
 
@@ -39,7 +48,8 @@ public final class BodyBuffer {
    * @param expected how many more bytes the body is expected to have from here, counting these
    *     (e.g. what is left of its {@code Content-Length}), or -1 if unknown: sizes the next block
    * @return false if the budget had no room for the next block: what fitted was copied, the rest of
-   *     {@code length} was not
+   *     {@code length} was not ({@code bytes} is left at the first byte not copied); {@link
+   *     #awaitRoom} then
    */
   public boolean append(ByteBuffer bytes, int length, long expected) {
     int left = length;
@@ -47,7 +57,11 @@ public final class BodyBuffer {
       if (current == null || currentSize == current.length) {
         long hint = Math.max(expected - (length - left), left);
         int block = (int) Math.min(MAX_BLOCK, Math.max(expected < 0 ? MIN_BLOCK : 1, hint));
-        if (!memory.tryReserve(block)) {
+        if (granted > 0) {
+          block = (int) granted; // what we waited for
+          granted = 0;
+        } else if (!memory.tryReserve(block, holder)) {
+          refusedBlock = block;
           return false;
         }
         reserved += block;
@@ -64,6 +78,43 @@ public final class BodyBuffer {
       left -= n;
     }
     return true;
+  }
+
+  /**
+   * After {@link #append} returned false: waits, never blocking, for the block it could not
+   * reserve, in the order the bodies' requests arrived; then runs {@code granted} (append the rest
+   * again), or {@code refused} if the wait took too long or the block can never fit (the request's
+   * answer is then 503). One of them runs on {@code executor}.
+   */
+  public void awaitRoom(
+      Executor executor, Scheduler scheduler, Runnable granted, Runnable refused) {
+    long block = refusedBlock;
+    memory.await(
+        block,
+        holder,
+        executor,
+        scheduler,
+        () -> {
+          if (took(block)) {
+            granted.run();
+          }
+        },
+        refused);
+  }
+
+  /** Takes the block granted while we waited; false (giving it back) if released meanwhile. */
+  private synchronized boolean took(long block) {
+    if (released) {
+      memory.release(block);
+      return false;
+    }
+    granted = block;
+    return true;
+  }
+
+  /** The body is complete: it needs no more room (see {@link BodyMemory.Pool#finished}). */
+  public void finish() {
+    memory.finished(holder);
   }
 
   /** Bytes held. */
@@ -84,9 +135,13 @@ public final class BodyBuffer {
   }
 
   /** Gives the reserved bytes back to the budget; call once the bytes are no longer held. */
-  public void release() {
-    long bytes = reserved;
+  public synchronized void release() {
+    released = true;
+    memory.cancel(holder);
+    long bytes = reserved + granted;
     reserved = 0;
+    granted = 0;
+    memory.finished(holder);
     if (bytes > 0) {
       memory.release(bytes);
     }

@@ -71,7 +71,8 @@ public final class FrontHandler extends Handler.Abstract {
    * @param logAppLines whether the app's log lines that come back with a response are logged here;
    *     false when the runtime shares this JVM and its logging already printed them
    * @param callTimeout the deadline of a call whose request has none of its own
-   * @param memory the JVM's budget for buffered bodies, which each request body reserves from
+   * @param memory the JVM's budget for buffered bodies: each request body reserves from its request
+   *     pool, waiting its turn when it is full, and each response from its response pool
    */
   public FrontHandler(
       Channel runtime,
@@ -106,9 +107,21 @@ public final class FrontHandler extends Handler.Abstract {
       Response.writeError(request, response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413);
       return true;
     }
+    if (!memory.requests().canEverFit(contentLength)) {
+      // No wait would help: the body is larger than this heap can ever buffer.
+      overloaded(request, response, callback);
+      return true;
+    }
     Exchange exchange = new Exchange(request, response, callback, result, contentLength);
     exchange.readBody();
     return true;
+  }
+
+  /** 503 with Retry-After, closing the connection since the body is not read. */
+  private static void overloaded(Request request, Response response, Callback callback) {
+    response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+    response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    Response.writeError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503);
   }
 
   /** What became of a chunk's bytes. */
@@ -130,7 +143,7 @@ public final class FrontHandler extends Handler.Abstract {
     private final int cap;
     private final AtomicBoolean answered = new AtomicBoolean();
     private final long contentLength;
-    private final BodyBuffer body = new BodyBuffer(memory);
+    private final BodyBuffer body = new BodyBuffer(memory.requests());
     private HttpFields trailers;
     // Guarded by this.
     private long responseReserved;
@@ -192,7 +205,7 @@ public final class FrontHandler extends Handler.Abstract {
       released = true;
       body.release();
       if (responseReserved > 0) {
-        memory.release(responseReserved);
+        memory.responses().release(responseReserved);
         responseReserved = 0;
       }
     }
@@ -201,7 +214,7 @@ public final class FrontHandler extends Handler.Abstract {
     private synchronized void reserveResponse(long bytes) {
       if (!released) {
         responseReserved = bytes;
-        memory.reserve(bytes);
+        memory.responses().reserve(bytes);
       }
     }
 
@@ -229,19 +242,44 @@ public final class FrontHandler extends Handler.Abstract {
           // After a chunked body: what the app may see of them, as in HttpConnector mode.
           trailers = contract.trailers(fields.getTrailers(), result.trustedPeer());
         }
-        Appended appended = append(chunk.getByteBuffer());
-        boolean last = chunk.isLast();
-        chunk.release();
-        if (appended == Appended.NO_MEMORY) {
-          overloaded();
-          return;
-        }
-        boolean overLimit = appended == Appended.OVER_LIMIT;
-        if (overLimit || last) {
-          send(overLimit, 0);
+        if (!appendChunk(chunk)) {
           return;
         }
       }
+    }
+
+    /**
+     * Appends {@code chunk} and sends the request if that was its body's end; false when reading
+     * should stop: the request was sent, or the chunk waits for memory (then reading goes on once
+     * it is in, or the request gets 503).
+     */
+    private boolean appendChunk(Content.Chunk chunk) {
+      Appended appended = append(chunk.getByteBuffer());
+      if (appended == Appended.NO_MEMORY) {
+        // The rest of the chunk waits, in arrival order, for memory other requests give back.
+        body.awaitRoom(
+            request.getComponents().getExecutor(),
+            request.getComponents().getScheduler(),
+            () -> {
+              if (appendChunk(chunk)) {
+                readBody();
+              }
+            },
+            () -> {
+              chunk.release();
+              overloaded();
+            });
+        return false;
+      }
+      boolean last = chunk.isLast();
+      chunk.release();
+      boolean overLimit = appended == Appended.OVER_LIMIT;
+      if (overLimit || last) {
+        body.finish();
+        send(overLimit, 0);
+        return false;
+      }
+      return true;
     }
 
     /** Copies the chunk's bytes, up to the limit and as far as the memory budget lets it. */
@@ -260,14 +298,12 @@ public final class FrontHandler extends Handler.Abstract {
     }
 
     /**
-     * Buffered bodies would pass the memory budget: 503 with Retry-After at once, as for any other
-     * overload; the connection closes, since the rest of the body is not read.
+     * The body found no memory in time: 503 with Retry-After, as for any other overload; the
+     * connection closes, since the rest of the body is not read.
      */
     private void overloaded() {
       body.release();
-      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-      response.getHeaders().put(HttpHeader.CONNECTION, "close");
-      Response.writeError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503);
+      FrontHandler.overloaded(request, response, callback);
     }
 
     /** The status of a client error that ended the body, or 0 for any other failure. */

@@ -82,6 +82,7 @@ public final class UpRequests {
             // and the gRPC deadline (see FrontHandler) carries it.
             .setTimeoutMillis(Math.max(0, contract.timeoutMillis()))
             .setApiTicket(nonNull(contract.apiTicket()))
+            .setSkipAdminCheck(contract.skipAdminCheck())
             .setRequest(http);
     dev.aerun.runtime.contract.TraceContext trace = contract.trace();
     if (trace != null) {

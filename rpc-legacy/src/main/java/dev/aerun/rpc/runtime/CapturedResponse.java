@@ -7,6 +7,7 @@ import dev.aerun.runtime.load.BodyMemory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -15,6 +16,7 @@ import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * The app's response as HttpConnector mode's client would have received it, buffered whole: the
@@ -39,7 +41,7 @@ final class CapturedResponse {
    * @param memory the budget the buffered body counts against
    */
   CapturedResponse(BodyMemory memory) {
-    this.body = new BodyBuffer(memory);
+    this.body = new BodyBuffer(memory.responses());
   }
 
   /**
@@ -126,7 +128,8 @@ final class CapturedResponse {
    * Copies {@code content} (which Jetty may reuse once the write completes) into the body.
    *
    * @return false if the body would grow past {@link #MAX_BODY} or past the memory budget (then
-   *     {@link #outOfMemory()}); what did not fit is not copied
+   *     {@link #outOfMemory()} until {@link #awaitRoom} got it); what did not fit is not copied,
+   *     and {@code content} is left at its first byte not copied
    */
   boolean append(ByteBuffer content) {
     int length = content == null ? 0 : content.remaining();
@@ -142,6 +145,27 @@ final class CapturedResponse {
       return false;
     }
     return true;
+  }
+
+  /**
+   * After {@link #append} ran out of memory: waits, never blocking, for room (see {@link
+   * BodyBuffer#awaitRoom}); then runs {@code granted}, or {@code refused} if none came in time,
+   * after which {@link #outOfMemory()} stays true.
+   */
+  void awaitRoom(Executor executor, Scheduler scheduler, Runnable granted, Runnable refused) {
+    body.awaitRoom(
+        executor,
+        scheduler,
+        () -> {
+          outOfMemory = false;
+          granted.run();
+        },
+        refused);
+  }
+
+  /** The last byte was captured: the body needs no more room. */
+  void finish() {
+    body.finish();
   }
 
   /** Whether the memory budget refused the body: the answer is 503, not the app's. */

@@ -44,6 +44,8 @@ final class RpcStream implements HttpStream {
   private boolean lastSent;
   private boolean bodyTooLargeForMessage;
   private Throwable aborted;
+  // A write waiting for memory (see send); guarded by this.
+  private Callback waitingSend;
 
   RpcStream(
       RpcConnection connection,
@@ -188,16 +190,28 @@ final class RpcStream implements HttpStream {
           response.commit(request, metaData);
         }
         if (!response.append(content)) {
-          bodyTooLargeForMessage = !response.outOfMemory();
+          if (response.outOfMemory()) {
+            // The rest waits, in arrival order, for memory other responses give back; the write
+            // completes then (the app's write waits as it would on a slow client).
+            waitingSend = callback;
+            response.awaitRoom(
+                connection.getConnector().getExecutor(),
+                connection.getConnector().getScheduler(),
+                () -> send(null, null, last, content, callback),
+                () -> outOfRoom(callback));
+            return;
+          }
+          bodyTooLargeForMessage = true;
           failure =
               new BadMessageException(
                   HttpStatus.INTERNAL_SERVER_ERROR_500, "Response body is too large");
         } else if (last) {
           lastSent = true;
+          response.finish();
         }
       }
+      waitingSend = null;
     }
-    // Buffering never waits, so every write completes at once.
     if (failure == null) {
       callback.succeeded();
     } else {
@@ -205,9 +219,29 @@ final class RpcStream implements HttpStream {
     }
   }
 
+  /** No memory came for the rest of the response in time: the answer is 503. */
+  private void outOfRoom(Callback callback) {
+    synchronized (this) {
+      if (waitingSend != callback) {
+        return; // cancelled meanwhile
+      }
+      waitingSend = null;
+    }
+    callback.failed(
+        new BadMessageException(HttpStatus.SERVICE_UNAVAILABLE_503, "No memory for the response"));
+  }
+
   @Override
   public Runnable cancelSend(Throwable cause, Callback appCallback) {
-    // Sends complete before they return: there is never one to cancel.
+    // A send completes before it returns, unless it waits for memory: that wait ends here.
+    Callback waiting;
+    synchronized (this) {
+      waiting = waitingSend;
+      waitingSend = null;
+    }
+    if (waiting != null) {
+      response.release();
+    }
     return () -> appCallback.failed(cause);
   }
 

@@ -109,7 +109,8 @@ public final class UpRequestTranslator {
             .headers(fields, false)
             .requestLogId(emptyToNull(up.getRequestLogId()))
             .defaultVersionHostname(emptyToNull(up.getDefaultVersionHostname()))
-            .apiTicket(emptyToNull(up.getApiTicket()));
+            .apiTicket(emptyToNull(up.getApiTicket()))
+            .skipAdminCheck(up.getSkipAdminCheck());
     long timeoutMillis = up.getTimeoutMillis();
     if (timeoutMillis > 0) {
       long nanos =

@@ -20,6 +20,7 @@ public final class ContractResult {
   private final TraceContext trace;
   private final UserInfo user;
   private final TaskInfo task;
+  private final boolean skipAdminCheck;
   private final String apiTicket;
   private final HttpFields headers;
   private final boolean headersChanged;
@@ -37,6 +38,7 @@ public final class ContractResult {
       TraceContext trace,
       UserInfo user,
       TaskInfo task,
+      boolean skipAdminCheck,
       String apiTicket,
       HttpFields headers,
       boolean headersChanged) {
@@ -52,6 +54,7 @@ public final class ContractResult {
     this.trace = trace;
     this.user = user;
     this.task = task;
+    this.skipAdminCheck = skipAdminCheck;
     this.apiTicket = apiTicket;
     this.headers = headers;
     this.headersChanged = headersChanged;
@@ -80,6 +83,7 @@ public final class ContractResult {
     private TraceContext trace;
     private UserInfo user;
     private TaskInfo task;
+    private boolean skipAdminCheck;
     private String apiTicket;
     private HttpFields headers = HttpFields.EMPTY;
     private boolean headersChanged;
@@ -152,6 +156,12 @@ public final class ContractResult {
       return this;
     }
 
+    /** See {@link ContractResult#skipAdminCheck()}. */
+    public Builder skipAdminCheck(boolean value) {
+      skipAdminCheck = value;
+      return this;
+    }
+
     /** The trusted {@code X-AppEngine-Api-Ticket} kept for the app's API calls, or null. */
     public Builder apiTicket(String value) {
       apiTicket = value;
@@ -182,6 +192,7 @@ public final class ContractResult {
           trace,
           user,
           task,
+          skipAdminCheck,
           apiTicket,
           headers,
           headersChanged);
@@ -257,6 +268,14 @@ public final class ContractResult {
   }
 
   /**
+   * Whether a trusted front end sent {@code X-Google-Internal-SkipAdminCheck: true}: the platform's
+   * own request (see {@link RequestAttributes#SKIP_ADMIN_CHECK}).
+   */
+  public boolean skipAdminCheck() {
+    return skipAdminCheck;
+  }
+
+  /**
    * The trusted {@code X-AppEngine-Api-Ticket}, when the options keep it ({@link
    * ContractOptions#apiTicket()}); else null.
    */
@@ -287,6 +306,7 @@ public final class ContractResult {
         || trace != null
         || user != null
         || task != null
+        || skipAdminCheck
         || apiTicket != null;
   }
 

@@ -68,6 +68,13 @@ public final class RequestAttributes {
   public static final String CRON = "com.google.appengine.request.cron";
 
   /**
+   * {@code Boolean.TRUE} when a trusted front end sent {@code X-Google-Internal-SkipAdminCheck:
+   * true} (absent otherwise): the platform's own request, which passes role constraints and
+   * transport guarantees. The platform's runtime uses the same name.
+   */
+  public static final String SKIP_ADMIN_CHECK = "com.google.apphosting.internal.SkipAdminCheck";
+
+  /**
    * {@code String}: the request's API ticket from a trusted {@code X-AppEngine-Api-Ticket}, set
    * only for an app with {@code <app-engine-apis>} ({@link ContractOptions#apiTicket()}), whose API
    * handler takes it off the request before the app runs: the app never sees it.
@@ -105,6 +112,9 @@ public final class RequestAttributes {
       setIfPresent(request, USER_ORGANIZATION, user.organization());
     }
     setIfPresent(request, API_TICKET, result.apiTicket());
+    if (result.skipAdminCheck()) {
+      request.setAttribute(SKIP_ADMIN_CHECK, Boolean.TRUE);
+    }
     TaskInfo task = result.task();
     if (task != null) {
       setIfPresent(request, QUEUE_NAME, task.queueName());

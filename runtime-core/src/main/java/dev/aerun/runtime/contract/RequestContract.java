@@ -36,6 +36,7 @@ public final class RequestContract {
   private static final String APPENGINE_PREFIX = "x-appengine-";
   private static final String GOOGLE_INTERNAL_PREFIX = "x-google-internal-";
   private static final String FORWARDED_PREFIX = "x-forwarded-";
+  private static final String SKIP_ADMIN_CHECK_HEADER = "X-Google-Internal-SkipAdminCheck";
   private static final Map<String, Role> APPENGINE_HEADERS = appEngineHeaders();
 
   private final ContractOptions options;
@@ -145,6 +146,7 @@ public final class RequestContract {
     String retryCount = null;
     String cron = null;
     String apiTicket = null;
+    String skipAdminCheck = null;
 
     for (HttpField field : headers) {
       Role role = classify(field.getName());
@@ -180,6 +182,7 @@ public final class RequestContract {
         case TASK_RETRY_COUNT -> retryCount = retryCount == null ? value : retryCount;
         case CRON -> cron = cron == null ? value : cron;
         case API_TICKET -> apiTicket = apiTicket == null ? value : apiTicket;
+        case SKIP_ADMIN_CHECK -> skipAdminCheck = skipAdminCheck == null ? value : skipAdminCheck;
         default -> {}
       }
     }
@@ -240,6 +243,7 @@ public final class RequestContract {
         trace,
         user,
         task,
+        skipAdminCheck != null && skipAdminCheck.trim().equalsIgnoreCase("true"),
         options.apiTicket() ? apiTicket : null,
         appHeaders,
         removed != 0);
@@ -326,7 +330,9 @@ public final class RequestContract {
           return Role.PLATFORM;
         }
         if (startsWithIgnoreCase(name, GOOGLE_INTERNAL_PREFIX)) {
-          return Role.PRIVATE;
+          return name.equalsIgnoreCase(SKIP_ADMIN_CHECK_HEADER)
+              ? Role.SKIP_ADMIN_CHECK
+              : Role.PRIVATE;
         }
         if (startsWithIgnoreCase(name, FORWARDED_PREFIX)) {
           return Role.PLATFORM;
@@ -403,7 +409,8 @@ public final class RequestContract {
     USER_IS_ADMIN(true, true),
     AUTH_DOMAIN(true, true),
     USER_ORGANIZATION(true, true),
-    API_TICKET(true, true);
+    API_TICKET(true, true),
+    SKIP_ADMIN_CHECK(true, true);
 
     /** Only honoured from a trusted peer; removed otherwise. */
     final boolean platform;

@@ -20,52 +20,98 @@ import org.eclipse.jetty.util.thread.Scheduler;
 /**
  * Bounds how long a request may take to deliver its body, so that a client trickling a body (one
  * byte now and then keeps the connection's idle timeout at bay) cannot hold one of the running
- * slots of the {@link ConcurrencyLimitHandler} for as long as it likes.
+ * slots of the {@link ConcurrencyLimitHandler} for long.
  *
- * <p>From the moment the request is admitted, its body must be complete within {@code timeout},
- * extended by one second for every {@link #MIN_BYTES_PER_SECOND} bytes that arrived: a client that
- * sends at least that fast is never cut off, whatever the size of its body; one that sends slower
- * (or stalls after a fast start) is. Past the bound, the pending and every later read of the body
- * fail with a {@code 408 Request Timeout} {@link BadMessageException}, the failure HttpConnector
- * mode's app meets on its read and legacy mode's front end forwards as the body's client error, so
- * both modes answer alike; the response then closes the connection, since the rest of the body was
- * never read.
+ * <p>Two bounds, whichever ends the body first:
  *
- * <p>Requests without a body pass through untouched; with one, the cost is a wrapper and one
- * scheduled timer, cancelled when the last chunk arrives. Never blocks.
+ * <ul>
+ *   <li>The total: from the moment the request is admitted, its body must be complete within {@code
+ *       timeout}, extended by one second for every {@link #MIN_BYTES_PER_SECOND} bytes that
+ *       arrived.
+ *   <li>The minimum rate ({@link MinRate}): once the body has had {@link MinRate#after()} since its
+ *       first byte, its average rate since that byte must stay at {@link MinRate#bytesPerSecond()}
+ *       or more whenever the reader waits for it. A trickle is cut after a few seconds instead of
+ *       the whole timeout; an upload at mobile speeds is far above the default rate and never cut.
+ *       A reader that is busy elsewhere (an app that reads its body late) is not the client's
+ *       slowness, so the rate is only judged while a read is pending.
+ * </ul>
+ *
+ * <p>Past a bound, the pending and every later read of the body fail with a {@code 408 Request
+ * Timeout} {@link BadMessageException}, the failure HttpConnector mode's app meets on its read and
+ * legacy mode's front end forwards as the body's client error, so both modes answer alike; the
+ * response then closes the connection, since the rest of the body was never read. Both bounds work
+ * on the request's reads, whatever carries them (HTTP/1.1 or an HTTP/2 stream).
+ *
+ * <p>Requests without a body pass through untouched; with one, the cost is a wrapper and one or two
+ * scheduled timers, cancelled when the last chunk arrives. Never blocks.
  */
 public final class BodyTimeoutHandler extends Handler.Wrapper {
   private static final Logger log = Logger.getLogger(BodyTimeoutHandler.class.getName());
 
-  /** The pace that extends the bound: 64 KiB/s, far below any real uplink. */
+  /** The pace that extends the total bound: 64 KiB/s, far below any real uplink. */
   public static final long MIN_BYTES_PER_SECOND = 64 * 1024;
 
   /** The default bound on a body, before the extension for the bytes that arrived. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
+  /** How often a rate check looks again while the reader is busy elsewhere. */
+  private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+  /**
+   * The minimum average rate of a request body.
+   *
+   * @param bytesPerSecond the least average rate since the body's first byte; 0 for no minimum
+   * @param after how long after its first byte a body is first judged
+   */
+  public record MinRate(long bytesPerSecond, Duration after) {
+    /** 1 KiB/s once a body has had 3 s: a trickle ends within seconds, 16 KiB/s never does. */
+    public static final MinRate DEFAULT = new MinRate(1024, Duration.ofSeconds(3));
+
+    /** No minimum rate. */
+    public static final MinRate NONE = new MinRate(0, Duration.ZERO);
+
+    public MinRate {
+      if (bytesPerSecond < 0) {
+        throw new IllegalArgumentException(
+            "minimum body rate must not be negative: " + bytesPerSecond);
+      }
+      if (after == null || after.isNegative()) {
+        throw new IllegalArgumentException(
+            "minimum body rate delay must not be negative: " + after);
+      }
+    }
+
+    boolean enabled() {
+      return bytesPerSecond > 0;
+    }
+  }
+
   private final long timeoutNanos;
+  private final MinRate minRate;
 
   /**
    * @param timeout how long a body may take (extended by its arrived bytes); zero for no bound
+   * @param minRate the minimum average rate of a body ({@link MinRate#NONE} for none)
    */
-  public BodyTimeoutHandler(Duration timeout) {
+  public BodyTimeoutHandler(Duration timeout, MinRate minRate) {
     if (timeout.isNegative()) {
       throw new IllegalArgumentException("body timeout must not be negative: " + timeout);
     }
     this.timeoutNanos = timeout.toNanos();
+    this.minRate = minRate;
   }
 
-  public BodyTimeoutHandler(Duration timeout, Handler next) {
-    this(timeout);
+  public BodyTimeoutHandler(Duration timeout, MinRate minRate, Handler next) {
+    this(timeout, minRate);
     setHandler(next);
   }
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
-    if (timeoutNanos == 0 || !mayHaveBody(request)) {
+    if ((timeoutNanos == 0 && !minRate.enabled()) || !mayHaveBody(request)) {
       return super.handle(request, response, callback);
     }
-    WatchedRequest watched = new WatchedRequest(request, timeoutNanos);
+    WatchedRequest watched = new WatchedRequest(request, timeoutNanos, minRate);
     Callback done =
         new Callback.Nested(callback) {
           @Override
@@ -80,7 +126,9 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
             super.failed(failure);
           }
         };
-    watched.schedule(timeoutNanos);
+    if (timeoutNanos > 0) {
+      watched.scheduleTotal(timeoutNanos);
+    }
     boolean handled = false;
     try {
       handled = super.handle(watched, response, done);
@@ -107,55 +155,103 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
         || request.getHeaders().contains(BodyCompressionHandler.INFLATED_LENGTH);
   }
 
-  /** A request whose body reads fail once its time is up. */
+  /** A request whose body reads fail once a bound passes. */
   private static final class WatchedRequest extends Request.Wrapper {
     private final long startNanos = System.nanoTime();
     private final long timeoutNanos;
+    private final MinRate minRate;
     private final AtomicReference<Runnable> pendingDemand = new AtomicReference<>();
     private volatile long received;
+    private volatile long firstByteNanos;
     private volatile boolean ended;
     private volatile BadMessageException expired;
     private volatile Scheduler.Task timer;
+    private volatile Scheduler.Task rateTimer;
 
-    WatchedRequest(Request wrapped, long timeoutNanos) {
+    WatchedRequest(Request wrapped, long timeoutNanos, MinRate minRate) {
       super(wrapped);
       this.timeoutNanos = timeoutNanos;
+      this.minRate = minRate;
     }
 
-    void schedule(long delayNanos) {
-      timer =
-          getComponents().getScheduler().schedule(this::check, delayNanos, TimeUnit.NANOSECONDS);
+    void scheduleTotal(long delayNanos) {
+      timer = schedule(this::checkTotal, delayNanos);
+    }
+
+    private void scheduleRate(long delayNanos) {
+      rateTimer = schedule(this::checkRate, delayNanos);
+    }
+
+    private Scheduler.Task schedule(Runnable check, long delayNanos) {
+      return getComponents().getScheduler().schedule(check, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     void cancel() {
       ended = true;
-      Scheduler.Task task = timer;
+      cancel(timer);
+      cancel(rateTimer);
+    }
+
+    private static void cancel(Scheduler.Task task) {
       if (task != null) {
         task.cancel();
       }
     }
 
     /** On the scheduler's thread: cut the body off, or look again when it may be due. */
-    private void check() {
-      if (ended) {
+    private void checkTotal() {
+      if (ended || expired != null) {
         return;
       }
       long allowed = timeoutNanos + TimeUnit.SECONDS.toNanos(1) * received / MIN_BYTES_PER_SECOND;
       long elapsed = System.nanoTime() - startNanos;
       if (elapsed < allowed) {
-        schedule(allowed - elapsed);
+        scheduleTotal(allowed - elapsed);
         return;
       }
+      expire(elapsed, "the time allowed passed");
+    }
+
+    /**
+     * On the scheduler's thread: cut the body off if the reader waits and the average since the
+     * first byte is below the minimum, or look again when it may be.
+     */
+    private void checkRate() {
+      if (ended || expired != null) {
+        return;
+      }
+      long now = System.nanoTime();
+      long sinceFirst = now - firstByteNanos;
+      // When the bytes so far stop sufficing for the minimum average.
+      long sufficeNanos =
+          Math.max(
+              minRate.after().toNanos(),
+              TimeUnit.SECONDS.toNanos(1) * received / minRate.bytesPerSecond());
+      if (sinceFirst < sufficeNanos) {
+        scheduleRate(sufficeNanos - sinceFirst);
+        return;
+      }
+      if (pendingDemand.get() == null) {
+        scheduleRate(RECHECK_NANOS); // the reader is not waiting for the client just now
+        return;
+      }
+      expire(
+          now - startNanos, "below " + minRate.bytesPerSecond() + " bytes/s since its first byte");
+    }
+
+    private void expire(long elapsedNanos, String why) {
       log.warning(
           String.format(
-              "request body too slow: %s %s delivered %d bytes in %d ms; answered 408",
+              "request body too slow: %s %s delivered %d bytes in %d ms, %s; answered 408",
               getMethod(),
               getHttpURI().getPath(),
               received,
-              TimeUnit.NANOSECONDS.toMillis(elapsed)));
+              TimeUnit.NANOSECONDS.toMillis(elapsedNanos),
+              why));
       expired =
-          new BadMessageException(
-              HttpStatus.REQUEST_TIMEOUT_408, "Request body too slow: the time allowed passed");
+          new BadMessageException(HttpStatus.REQUEST_TIMEOUT_408, "Request body too slow: " + why);
+      cancel(timer);
+      cancel(rateTimer);
       wakeReader();
     }
 
@@ -183,6 +279,12 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
         int bytes = chunk.remaining();
         if (bytes > 0) {
           received += bytes; // reads of one request do not overlap
+          if (firstByteNanos == 0 && minRate.enabled()) {
+            firstByteNanos = System.nanoTime();
+            if (!chunk.isLast()) {
+              scheduleRate(minRate.after().toNanos());
+            }
+          }
         }
         if (chunk.isLast()) {
           cancel();

@@ -9,7 +9,7 @@ import org.eclipse.jetty.server.Request;
  * A webapp's constraints applied to what the runtime serves without the webapp's servlet security
  * (its static files), with the same answers: HTTPS first for a transport guarantee, 403 for a
  * forbidden path, a redirect to the login URL for an anonymous request, 403 for a user without the
- * role. Trusted cron and task requests pass role constraints ({@link AppEngineUsers#forRequest}).
+ * role. What a constraint asks depends on who asks ({@link PathConstraints.Caller}).
  */
 public final class AccessCheck {
   private final PathConstraints constraints;
@@ -38,9 +38,7 @@ public final class AccessCheck {
     if (constraints.isEmpty()) {
       return null;
     }
-    Constraint constraint =
-        AppEngineUsers.forRequest(
-            constraints.forRequest(pathInContext, request.getMethod()), request);
+    Constraint constraint = constraints.forRequest(pathInContext, request);
     if (constraint == null) {
       return null;
     }

@@ -2,6 +2,7 @@ package dev.aerun.runtime.security;
 
 import dev.aerun.runtime.contract.RequestAttributes;
 import dev.aerun.runtime.contract.UserInfo;
+import dev.aerun.runtime.dev.DeveloperHandler;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.security.Constraint;
 import org.eclipse.jetty.server.Request;
@@ -40,12 +41,28 @@ public final class AppEngineUsers {
   }
 
   /**
-   * Whether {@code request} is a cron or task-queue request from a trusted front end: such requests
-   * pass role constraints, as on the platform.
+   * Whether {@code request} is the platform's own: a cron or task-queue request, or one with {@code
+   * X-Google-Internal-SkipAdminCheck: true}, from a trusted front end. Such requests pass role
+   * constraints and transport guarantees, as on the platform.
    */
   public static boolean isPlatformCaller(Attributes request) {
     return Boolean.TRUE.equals(request.getAttribute(RequestAttributes.CRON))
-        || request.getAttribute(RequestAttributes.QUEUE_NAME) != null;
+        || request.getAttribute(RequestAttributes.QUEUE_NAME) != null
+        || Boolean.TRUE.equals(request.getAttribute(RequestAttributes.SKIP_ADMIN_CHECK));
+  }
+
+  /**
+   * Who {@code request} comes from as far as constraints care: the platform ({@link
+   * #isPlatformCaller}), the developer at this machine ({@link DeveloperHandler}, development
+   * only), or anyone.
+   */
+  public static PathConstraints.Caller caller(Attributes request) {
+    if (isPlatformCaller(request)) {
+      return PathConstraints.Caller.PLATFORM;
+    }
+    return DeveloperHandler.isDeveloper(request)
+        ? PathConstraints.Caller.DEVELOPER
+        : PathConstraints.Caller.ANYONE;
   }
 
   /**
@@ -71,25 +88,6 @@ public final class AppEngineUsers {
   public static AppEngineUserIdentity identity(Attributes request) {
     UserInfo user = user(request);
     return user == null ? null : new AppEngineUserIdentity(user);
-  }
-
-  /**
-   * {@code constraint} as it applies to {@code request}: a platform caller (see {@link
-   * #isPlatformCaller}) needs no user for it; its transport guarantee still applies.
-   */
-  public static Constraint forRequest(Constraint constraint, Request request) {
-    if (constraint == null || !isPlatformCaller(request)) {
-      return constraint;
-    }
-    return switch (constraint.getAuthorization()) {
-      case ANY_USER, KNOWN_ROLE, SPECIFIC_ROLE ->
-          Constraint.from(
-              constraint.getName(),
-              constraint.getTransport(),
-              Constraint.Authorization.ALLOWED,
-              null);
-      default -> constraint;
-    };
   }
 
   /**

@@ -15,6 +15,7 @@ import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.security.Constraint;
 import org.eclipse.jetty.security.Constraint.Authorization;
 import org.eclipse.jetty.security.Constraint.Transport;
+import org.eclipse.jetty.server.Request;
 
 /**
  * A webapp's security constraints ({@code web.xml}, fragments, {@code @ServletSecurity}) as App
@@ -33,7 +34,13 @@ import org.eclipse.jetty.security.Constraint.Transport;
  *       open the others; that cannot open a path here.)
  *   <li>Among patterns, the best match decides (exact, then the longest prefix, then extension,
  *       then {@code /}), as in the servlet spec; a pattern that only forbids some methods leaves
- *       the others to the next best match.
+ *       the others to the next best match. Paths are matched in their {@link CanonicalPath}
+ *       spelling: {@code //admin//x} is {@code /admin/x}.
+ *   <li>What a constraint asks depends on who asks ({@link Caller}): the platform's own requests
+ *       (trusted push tasks, cron jobs, {@code X-Google-Internal-SkipAdminCheck}) need no user and
+ *       no HTTPS, as on App Engine, whose task and cron requests pass {@code login:} and {@code
+ *       secure:} handlers; the developer at this machine in development needs no HTTPS, which
+ *       nothing serves there. A constraint that forbids forbids everyone.
  * </ul>
  *
  * <p>Immutable and thread-safe; {@link #forRequest} is a lookup in a path map.
@@ -61,16 +68,32 @@ public final class PathConstraints {
     }
   }
 
+  /** Who a request comes from, as far as constraints care. */
+  public enum Caller {
+    /** Anyone: the constraint as declared. */
+    ANYONE,
+    /** The developer at this machine, in development: no HTTPS asked. */
+    DEVELOPER,
+    /**
+     * The platform's own (a trusted task, cron or admin-check-skipping request): no user, no HTTPS.
+     */
+    PLATFORM
+  }
+
   /**
    * What one URL pattern asks for.
    *
-   * @param all the constraint for every method, or null if the pattern has none for all methods
+   * @param all the constraint for every method, by {@link Caller}; null if the pattern has none for
+   *     all methods
    * @param forbidden methods forbidden by name
    * @param forbiddenUnless for each forbidding omission, the methods it leaves out
    */
-  private record Entry(Constraint all, Set<String> forbidden, List<Set<String>> forbiddenUnless) {
-    /** The constraint for {@code method}, or null when this pattern leaves it to the next one. */
-    Constraint forMethod(String method) {
+  private record Entry(Constraint[] all, Set<String> forbidden, List<Set<String>> forbiddenUnless) {
+    /**
+     * The constraint for {@code method} asked of {@code caller}, or null when this pattern leaves
+     * it to the next one.
+     */
+    Constraint forMethod(String method, Caller caller) {
       if (forbidden.contains(method)) {
         return Constraint.FORBIDDEN;
       }
@@ -79,7 +102,7 @@ public final class PathConstraints {
           return Constraint.FORBIDDEN;
         }
       }
-      return all;
+      return all == null ? null : all[caller.ordinal()];
     }
   }
 
@@ -126,7 +149,34 @@ public final class PathConstraints {
         all = all == null ? c : strictest(all, c);
       }
     }
-    return new Entry(all, Set.copyOf(forbidden), List.copyOf(forbiddenUnless));
+    Constraint[] byCaller = null;
+    if (all != null) {
+      // Made once, so every request of a caller gets the same instance (EE8 caches by it).
+      byCaller = new Constraint[Caller.values().length];
+      for (Caller caller : Caller.values()) {
+        byCaller[caller.ordinal()] = asked(all, caller);
+      }
+    }
+    return new Entry(byCaller, Set.copyOf(forbidden), List.copyOf(forbiddenUnless));
+  }
+
+  /** What {@code c} asks of {@code caller}. */
+  static Constraint asked(Constraint c, Caller caller) {
+    if (caller == Caller.ANYONE || c.getAuthorization() == Authorization.FORBIDDEN) {
+      return c;
+    }
+    Authorization authorization =
+        caller == Caller.PLATFORM && AppEngineUsers.needsUser(c)
+            ? Authorization.ALLOWED
+            : c.getAuthorization();
+    if (authorization == c.getAuthorization() && c.getTransport() != Transport.SECURE) {
+      return c;
+    }
+    return Constraint.from(
+        c.getName(),
+        Transport.ANY,
+        authorization,
+        authorization == Authorization.SPECIFIC_ROLE ? c.getRoles() : Set.of());
   }
 
   /** {@code c} without {@code INHERIT}: nothing above a URL pattern to inherit from. */
@@ -180,26 +230,46 @@ public final class PathConstraints {
   }
 
   /**
+   * The constraint for {@code request} to {@code pathInContext} (decoded and normalized): its
+   * method's, as asked of its {@link AppEngineUsers#caller caller}; null when none applies.
+   */
+  public Constraint forRequest(String pathInContext, Request request) {
+    if (mappings.size() == 0) {
+      return null;
+    }
+    return forRequest(pathInContext, request.getMethod(), AppEngineUsers.caller(request));
+  }
+
+  /**
    * The constraint for a request of {@code method} to {@code pathInContext} (decoded and
-   * normalized), or null when none applies.
+   * normalized) from anyone, or null when none applies.
    */
   public Constraint forRequest(String pathInContext, String method) {
+    return forRequest(pathInContext, method, Caller.ANYONE);
+  }
+
+  /**
+   * The constraint for a request of {@code method} to {@code pathInContext} (decoded and
+   * normalized) from {@code caller}, or null when none applies.
+   */
+  public Constraint forRequest(String pathInContext, String method, Caller caller) {
     if (mappings.size() == 0 || pathInContext == null) {
       return null;
     }
+    String path = CanonicalPath.of(pathInContext);
     String upper = method == null ? "" : method.toUpperCase(Locale.ROOT);
     // The best match nearly always decides; only a pattern that just forbids other methods
     // leaves the request to the next one.
-    MatchedResource<Entry> best = mappings.getMatched(pathInContext);
+    MatchedResource<Entry> best = mappings.getMatched(path);
     if (best == null) {
       return null;
     }
-    Constraint decided = best.getResource().forMethod(upper);
+    Constraint decided = best.getResource().forMethod(upper, caller);
     if (decided != null) {
       return decided;
     }
-    for (MappedResource<Entry> match : mappings.getMatches(pathInContext)) {
-      Constraint constraint = match.getResource().forMethod(upper);
+    for (MappedResource<Entry> match : mappings.getMatches(path)) {
+      Constraint constraint = match.getResource().forMethod(upper, caller);
       if (constraint != null) {
         return constraint;
       }

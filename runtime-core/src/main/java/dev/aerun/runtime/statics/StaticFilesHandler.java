@@ -1,6 +1,7 @@
 package dev.aerun.runtime.statics;
 
 import dev.aerun.runtime.security.AccessCheck;
+import dev.aerun.runtime.security.CanonicalPath;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
@@ -136,7 +137,8 @@ public final class StaticFilesHandler extends Handler.Wrapper {
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     Service resources = service;
-    String path = request.getHttpURI().getCanonicalPath();
+    // Every spelling of a file's path finds it, and its constraints (see CanonicalPath).
+    String path = CanonicalPath.of(request.getHttpURI().getCanonicalPath());
     StaticFileIndex.Entry entry =
         resources == null || path == null ? null : resources.index.lookup(path);
     if (entry == null) {
@@ -259,7 +261,8 @@ public final class StaticFilesHandler extends Handler.Wrapper {
       setWelcomeMode(WelcomeMode.SERVE);
       setWelcomeFactory(
           (content, request) -> {
-            StaticFileIndex.Entry entry = index.lookup(request.getHttpURI().getCanonicalPath());
+            StaticFileIndex.Entry entry =
+                index.lookup(CanonicalPath.of(request.getHttpURI().getCanonicalPath()));
             return entry == null ? null : entry.welcomeTarget();
           });
     }

@@ -32,6 +32,10 @@ public interface EeWebapp {
 
   Object setAttribute(String name, Object value);
 
+  void setMaxFormContentSize(int maxSize);
+
+  void setMaxFormKeys(int max);
+
   /**
    * Gives the webapp a class loader of its own whose parent is {@code parent}, with {@code jar} (if
    * any) on its class path ahead of the app's.
@@ -80,6 +84,8 @@ public interface EeWebapp {
     webapp.setThrowUnavailableOnStartupException(WebappDefaults.THROW_UNAVAILABLE_ON_STARTUP);
     webapp.setParentLoaderPriority(WebappDefaults.PARENT_LOADER_PRIORITY);
     WebappDefaults.initParameters().forEach(webapp::setInitParameter);
+    webapp.setMaxFormContentSize(WebappDefaults.MAX_FORM_CONTENT_SIZE);
+    webapp.setMaxFormKeys(WebappDefaults.MAX_FORM_KEYS);
     WebappDefaults.contextAttributes(spec, version).forEach(webapp::setAttribute);
     // The app sees the servlet environment, not the runtime's libraries (see RuntimeLibraries).
     webapp.hideClasses(RuntimeLibraries.hiddenClasses());

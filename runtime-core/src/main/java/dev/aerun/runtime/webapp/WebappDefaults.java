@@ -1,6 +1,7 @@
 package dev.aerun.runtime.webapp;
 
 import dev.aerun.appengine.descriptor.EeVersion;
+import dev.aerun.runtime.contract.RequestLimits;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,9 +68,12 @@ public final class WebappDefaults {
         : Map.of(CONTAINER_INITIALIZER_EXCLUSION_PATTERN, jspInitializers(version));
   }
 
-  /** The context init parameters every webapp gets: its default servlet lists no directory. */
+  /**
+   * The context init parameters every webapp gets: its default servlet lists no directory, and a
+   * welcome file may name a servlet mapping.
+   */
   public static Map<String, String> initParameters() {
-    return Map.of(DIR_ALLOWED_PARAMETER, "false");
+    return Map.of(DIR_ALLOWED_PARAMETER, "false", WELCOME_SERVLETS_PARAMETER, "true");
   }
 
   /**
@@ -85,6 +89,9 @@ public final class WebappDefaults {
         .filter(item -> !JSP_SERVLET.equals(servletName.apply(item)))
         .toArray(array);
   }
+
+  /** The name of the default servlet in Jetty's default descriptor, in ee8, ee10 and ee11. */
+  public static final String DEFAULT_SERVLET = "default";
 
   /** The name of the JSP servlet in Jetty's default descriptor, the same in ee8, ee10 and ee11. */
   public static final String JSP_SERVLET = "jsp";
@@ -113,6 +120,16 @@ public final class WebappDefaults {
   public static final String DIR_ALLOWED_PARAMETER = "org.eclipse.jetty.servlet.Default.dirAllowed";
 
   /**
+   * The context init parameter through which Jetty's default servlet (ee8, ee10 and ee11 alike)
+   * decides whether a {@code <welcome-file>} may name a servlet mapping. The runtime sets it to
+   * {@code true}: as on the platform, {@code <welcome-file>userapi</welcome-file>} forwards a
+   * directory's request (the app's root, say) to the servlet mapped at {@code dir/userapi} when the
+   * directory has no such file. An app's own {@code <context-param>} still wins.
+   */
+  public static final String WELCOME_SERVLETS_PARAMETER =
+      "org.eclipse.jetty.servlet.Default.welcomeServlets";
+
+  /**
    * Makes {@code context} (the core context of a webapp, whatever its EE version) serve a resource
    * reached through a symbolic link only if the link's real target is inside the app and not under
    * a protected directory ({@code WEB-INF}, {@code META-INF}). Jetty's default ({@link
@@ -135,6 +152,19 @@ public final class WebappDefaults {
         || group == PathSpecGroup.PREFIX_GLOB
         || group == PathSpecGroup.MIDDLE_GLOB;
   }
+
+  /**
+   * The largest form body {@code getParameter} reads: the request body limit (32 MiB), as on the
+   * platform, rather than Jetty's 200,000 bytes, so an app gets the parameters of any request the
+   * runtime accepts. The body limit itself still answers 413 for anything larger.
+   */
+  public static final int MAX_FORM_CONTENT_SIZE = (int) RequestLimits.DEFAULT_BODY_LIMIT;
+
+  /**
+   * The most form fields {@code getParameter} parses (Jetty's default, kept on purpose): a bound on
+   * the parameter map a request can make the app build, whatever the body's size; more is 400.
+   */
+  public static final int MAX_FORM_KEYS = 1000;
 
   /** Servlet spec default: the app's own classes win over the container's. */
   public static final boolean PARENT_LOADER_PRIORITY = false;

@@ -36,6 +36,10 @@ class BodyTimeoutHandlerTest {
   private ServerConnector connector;
 
   private void start(Duration timeout) throws Exception {
+    start(timeout, BodyTimeoutHandler.MinRate.NONE);
+  }
+
+  private void start(Duration timeout, BodyTimeoutHandler.MinRate minRate) throws Exception {
     server = new Server();
     server.setErrorHandler(new NoDetailsErrorHandler());
     connector = new ServerConnector(server);
@@ -44,6 +48,7 @@ class BodyTimeoutHandlerTest {
     server.setHandler(
         new BodyTimeoutHandler(
             timeout,
+            minRate,
             new Handler.Abstract() {
               @Override
               public boolean handle(Request request, Response response, Callback callback) {
@@ -121,26 +126,31 @@ class BodyTimeoutHandlerTest {
     return bytes.toString(StandardCharsets.ISO_8859_1);
   }
 
+  /** Sends a byte every 200 ms on a thread of its own: never idle, far too slow. */
+  private static Thread trickle(OutputStream out) {
+    Thread trickler =
+        new Thread(
+            () -> {
+              try {
+                for (int i = 0; i < 100; i++) {
+                  out.write('x');
+                  out.flush();
+                  Thread.sleep(200);
+                }
+              } catch (IOException | InterruptedException closed) {
+                // The server gave up on the body.
+              }
+            });
+    trickler.start();
+    return trickler;
+  }
+
   @Test
   void tricklingBody_readFailsWith408_andTheConnectionCloses() throws Exception {
     start(Duration.ofMillis(500));
     try (Socket socket = post(100)) {
       OutputStream out = socket.getOutputStream();
-      // A byte every 200 ms: never idle, far too slow.
-      Thread trickler =
-          new Thread(
-              () -> {
-                try {
-                  for (int i = 0; i < 100; i++) {
-                    out.write('x');
-                    out.flush();
-                    Thread.sleep(200);
-                  }
-                } catch (IOException | InterruptedException closed) {
-                  // The server gave up on the body.
-                }
-              });
-      trickler.start();
+      Thread trickler = trickle(out);
 
       Object outcome = outcomes.poll(30, TimeUnit.SECONDS);
 
@@ -150,6 +160,55 @@ class BodyTimeoutHandlerTest {
       assertTrue(response.contains("Connection: close"), response);
       trickler.interrupt();
       trickler.join();
+    }
+  }
+
+  @Test
+  void tricklingBody_isCutByTheMinimumRate_longBeforeTheTimeout() throws Exception {
+    start(Duration.ofSeconds(30), new BodyTimeoutHandler.MinRate(1024, Duration.ofMillis(500)));
+    try (Socket socket = post(100)) {
+      OutputStream out = socket.getOutputStream();
+      long start = System.nanoTime();
+      Thread trickler = trickle(out);
+
+      Object outcome = outcomes.poll(30, TimeUnit.SECONDS);
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+      assertTrue(outcome instanceof HttpException http && http.getCode() == 408, "" + outcome);
+      assertTrue(millis < 15_000, "cut after " + millis + " ms, not at the 30 s timeout");
+      assertTrue(readAll(socket.getInputStream()).startsWith("HTTP/1.1 408 "));
+      trickler.interrupt();
+      trickler.join();
+    }
+  }
+
+  @Test
+  void aBodyAboveTheMinimumRate_isReadWhole() throws Exception {
+    // 1 KiB every 50 ms (about 20 KiB/s) for over a second, judged from 200 ms on.
+    start(Duration.ofSeconds(30), new BodyTimeoutHandler.MinRate(1024, Duration.ofMillis(200)));
+    int length = 24 * 1024;
+    try (Socket socket = post(length)) {
+      OutputStream out = socket.getOutputStream();
+      byte[] slice = new byte[1024];
+      for (int sent = 0; sent < length; sent += slice.length) {
+        out.write(slice);
+        out.flush();
+        Thread.sleep(50);
+      }
+
+      assertEquals((long) length, outcomes.poll(30, TimeUnit.SECONDS));
+    }
+  }
+
+  @Test
+  void theMinimumRateAloneStillWatches_withoutATimeout() throws Exception {
+    start(Duration.ZERO, new BodyTimeoutHandler.MinRate(1024, Duration.ofMillis(300)));
+    try (Socket socket = post(100)) {
+      socket.getOutputStream().write("half".getBytes(StandardCharsets.US_ASCII));
+
+      Object outcome = outcomes.poll(30, TimeUnit.SECONDS);
+
+      assertTrue(outcome instanceof HttpException http && http.getCode() == 408, "" + outcome);
     }
   }
 

@@ -11,6 +11,8 @@ import dev.aerun.runtime.dev.DevelopmentHosts;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.List;
+import java.util.Set;
 import org.eclipse.jetty.http.HttpTester;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.security.AuthenticationState;
@@ -53,15 +55,39 @@ class AppEngineLoginTest {
     server = new Server();
     connector = new LocalConnector(server);
     server.addConnector(connector);
-    SecurityHandler.PathMapped security =
-        new SecurityHandler.PathMapped() {
+    PathConstraints constraints =
+        PathConstraints.of(
+            List.of(
+                declared("/admin/*", Constraint.from(AppEngineUsers.ADMIN_ROLE)),
+                declared("/user/*", Constraint.ANY_USER),
+                declared("/secure/*", Constraint.SECURE_TRANSPORT),
+                declared(
+                    "/secure-admin/*",
+                    Constraint.from(
+                        "secure-admin",
+                        Constraint.Transport.SECURE,
+                        Constraint.Authorization.SPECIFIC_ROLE,
+                        Set.of(AppEngineUsers.ADMIN_ROLE))),
+                declared("/nobody/*", Constraint.FORBIDDEN)));
+    SecurityHandler security =
+        new SecurityHandler() {
           @Override
           protected Constraint getConstraint(String pathInContext, Request request) {
-            return AppEngineUsers.forRequest(super.getConstraint(pathInContext, request), request);
+            return constraints.forRequest(pathInContext, request);
+          }
+
+          @Override
+          protected void redirectToSecure(Request request, Response response, Callback callback) {
+            // As the EE security handlers do: https on the default port.
+            Response.sendRedirect(
+                request,
+                response,
+                callback,
+                302,
+                AppEngineUsers.secureUrl(request.getHttpURI()),
+                true);
           }
         };
-    security.put("/admin/*", Constraint.from(AppEngineUsers.ADMIN_ROLE));
-    security.put("/user/*", Constraint.ANY_USER);
     security.setLoginService(new AppEngineLoginService());
     security.setAuthenticator(new AppEngineAuthenticator(LoginUrls.defaults()));
     security.setHandler(new WhoAmI());
@@ -75,6 +101,10 @@ class AppEngineLoginTest {
       last.setHandler(security);
     }
     server.start();
+  }
+
+  private static PathConstraints.Declared declared(String path, Constraint constraint) {
+    return new PathConstraints.Declared(path, Set.of(), Set.of(), constraint);
   }
 
   private HttpTester.Response get(String path, String... headers) throws Exception {
@@ -122,6 +152,63 @@ class AppEngineLoginTest {
     assertEquals("user=null admin=false star=false", cron.getContent());
     assertEquals(200, get("/admin/x", "X-AppEngine-QueueName: q").getStatus());
     assertEquals(200, get("/user/x", "X-AppEngine-QueueName: q").getStatus());
+  }
+
+  @Test
+  void trustedPlatformRequestsPassTransportGuaranteesWithoutARedirect() throws Exception {
+    start(TRUST_LOCAL, null);
+    for (String platform :
+        List.of(
+            "X-AppEngine-QueueName: default",
+            "X-AppEngine-Cron: true",
+            "X-Google-Internal-SkipAdminCheck: true")) {
+      assertEquals(200, get("/secure/x", platform).getStatus(), platform);
+      assertEquals(200, get("/secure-admin/x", platform).getStatus(), platform);
+      assertEquals(200, get("/admin/x", platform).getStatus(), platform);
+      assertEquals(
+          403, get("/nobody/x", platform).getStatus(), platform + ": forbidden is for all");
+    }
+    assertEquals(302, get("/secure/x").getStatus());
+    assertEquals(302, get("/secure/x", "X-Google-Internal-SkipAdminCheck: false").getStatus());
+    assertEquals(302, get("/admin/x", "X-Google-Internal-SkipAdminCheck: 1").getStatus());
+  }
+
+  @Test
+  void untrustedPlatformHeadersPassNoTransportGuarantee() throws Exception {
+    start(TrustPolicy.trustNone(), null);
+    for (String forged :
+        List.of(
+            "X-AppEngine-QueueName: default",
+            "X-AppEngine-Cron: true",
+            "X-Google-Internal-SkipAdminCheck: true")) {
+      HttpTester.Response response = get("/secure/x", forged);
+      assertEquals(302, response.getStatus(), forged);
+      assertEquals("https://app.test/secure/x", response.get("Location"));
+      assertEquals(302, get("/admin/x", forged).getStatus(), forged);
+    }
+  }
+
+  @Test
+  void theDeveloperGetsPlainHttpWhereHttpsIsAsked_afterSigningIn() throws Exception {
+    DevLoginHandler login = new DevLoginHandler(null);
+    start(
+        TrustPolicy.trustNone(),
+        new LoopbackPeer(new DeveloperHandler(DevelopmentHosts.loopback(), login)),
+        login);
+    assertEquals(200, get("/secure/x", "Host: localhost").getStatus());
+    HttpTester.Response anonymous = get("/secure-admin/x", "Host: localhost");
+    assertEquals(302, anonymous.getStatus());
+    assertTrue(anonymous.get("Location").startsWith("/_ah/login?continue="), anonymous.toString());
+    assertEquals(
+        200,
+        get(
+                "/secure-admin/x",
+                "Host: localhost",
+                "Cookie: " + DevLoginHandler.COOKIE + "=dev%40example.com%3Atrue")
+            .getStatus());
+    HttpTester.Response rebound = get("/secure/x", "Host: rebind.evil.example");
+    assertEquals(302, rebound.getStatus(), "not the developer's: HTTPS is asked");
+    assertEquals("https://rebind.evil.example/secure/x", rebound.get("Location"));
   }
 
   @Test

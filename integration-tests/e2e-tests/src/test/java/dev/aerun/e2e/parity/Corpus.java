@@ -74,6 +74,7 @@ final class Corpus {
     content(cases);
     platform(cases);
     malformed(cases);
+    appView(cases);
     return cases;
   }
 
@@ -125,7 +126,8 @@ final class Corpus {
     cases.add(
         request("path-encoded-404", "GET", "/hello%20there/%C3%A9?x=%22").expect(404).build());
     cases.add(request("path-dot-segments", "GET", "/css/../hello").build());
-    cases.add(request("path-encoded-slash", "GET", "/request-info%2Fx").expect(400).build());
+    // EE8 takes what Jetty 9.4 took (/request-info/x: no such servlet); EE10 and EE11 refuse it.
+    cases.add(request("path-encoded-slash", "GET", "/request-info%2Fx").expect(400, 404).build());
     cases.add(
         request("absolute-form-target", "GET", "http://example.com:8080/request-info?q=1")
             .host("example.com:8080")
@@ -422,6 +424,62 @@ final class Corpus {
   /**
    * Platform headers: sent to every variant, as untrusted client, front end and with allheaders.
    */
+  /**
+   * What an app moving from Google's runtime sees: a form over Jetty's default size, the signed-in
+   * user without a constraint, a welcome file that names a servlet, a push task, a cron job and the
+   * platform's own request on a {@code CONFIDENTIAL} path, and the paths EE8 takes (Jetty 9.4's).
+   */
+  private static void appView(List<ParityCase> cases) {
+    StringBuilder form = new StringBuilder("a=");
+    form.append("x".repeat(300 * 1024)).append("&b=%C3%A9");
+    cases.add(
+        request("form-300k", "POST", "/form?q=1")
+            .headers("Content-Type", "application/x-www-form-urlencoded")
+            .body(Body.text(form.toString()))
+            .allVariants()
+            .build());
+    cases.add(
+        request("user-principal-unprotected", "GET", "/request-info")
+            .headers("X-AppEngine-User-Email", "ann@example.com", "X-AppEngine-User-Is-Admin", "1")
+            .allVariants()
+            .build());
+    cases.add(request("welcome-servlet", "GET", "/welcome/").allVariants().build());
+    for (String[] caller :
+        List.of(
+            new String[] {"X-AppEngine-QueueName", "default", "X-AppEngine-TaskName", "t1"},
+            new String[] {"X-AppEngine-Cron", "true", "X-AppEngine-QueueName", "__cron"},
+            new String[] {"X-Google-Internal-SkipAdminCheck", "true"})) {
+      String name = "confidential-" + caller[0].toLowerCase(java.util.Locale.ROOT);
+      cases.add(
+          request(name + "-trusted", "POST", "/confidential/run")
+              .headers(caller)
+              .body(Body.text("payload"))
+              .variants(Variant.TRUSTED, Variant.ALL_HEADERS)
+              .build());
+      cases.add(
+          request(name + "-untrusted", "POST", "/confidential/run")
+              .headers(caller)
+              .body(Body.text("payload"))
+              .expect(302)
+              .build());
+    }
+    // EE8: 200 (Jetty 9.4's parsing); EE10 and EE11: 400.
+    String[][] paths = {
+      {"encoded-slash", "/confidential/a%2Fb"},
+      {"empty-segments", "/confidential//x//y"},
+      {"encoded-percent", "/confidential/100%25"}
+    };
+    for (String[] path : paths) {
+      cases.add(
+          request("ee8-path-" + path[0], "GET", path[1])
+              .headers("X-AppEngine-QueueName", "default")
+              .variants(Variant.TRUSTED)
+              .expect(200, 400)
+              .build());
+    }
+    cases.add(request("ee8-path-constraint", "GET", "//confidential//x").expect(302, 400).build());
+  }
+
   private static void platform(List<ParityCase> cases) {
     cases.add(
         request("platform-all", "GET", "/request-info?x=1")

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * An {@link Exchange} flattened into named fields, normalised so that two configurations that
@@ -42,6 +43,9 @@ import java.util.regex.Pattern;
  *   <li>A body the runtime compressed ({@code Content-Encoding} gzip, br or zstd) is compared
  *       decoded: how a compressor splits its output follows how the app's writes were grouped,
  *       which differs between a streamed and a buffered response; what the client reads does not.
+ *   <li>An object's identity hash in what the app saw (a request attribute whose value is an
+ *       object's default {@code toString()}, {@code Class@1b6d3586}): it becomes {@code
+ *       Class@<identity>}, so the class is still compared.
  *   <li>An {@code Expires} computed from the clock (a static file's expiration, not before the
  *       response's {@code Date}): it becomes {@code Date+<seconds>s}, its distance from that
  *       response's own {@code Date}, which is compared. An earlier one is a fixed date and kept.
@@ -51,6 +55,10 @@ final class Snapshot {
   static final String DEADLINE_NANOS = "com.google.appengine.request.deadline_nanos";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern SESSION_ID = Pattern.compile("(?i)(JSESSIONID=)[^;\\s]*");
+
+  /** A default {@code Object.toString()}: a class name, {@code @}, the identity hash in hex. */
+  private static final Pattern IDENTITY =
+      Pattern.compile("\\b([A-Za-z_$][\\w$]*(?:\\.[A-Za-z_$][\\w$]*)+)@[0-9a-f]{1,8}\\b");
 
   private final Map<String, String> fields;
 
@@ -151,8 +159,13 @@ final class Snapshot {
 
   /** What {@code /request-info} reported, if this is its JSON. */
   private static JsonNode appView(ParityCase c, Exchange e, String text) {
+    // The sample app's RequestInfoServlet answers /request-info, and also /confidential/* and the
+    // welcome servlet's forward from /welcome/.
     boolean requestInfo =
-        c.isRaw() ? c.raw().contains(" /request-info") : c.target().contains("/request-info");
+        c.isRaw()
+            ? c.raw().contains(" /request-info")
+            : Stream.of("/request-info", "/confidential/", "/welcome/")
+                .anyMatch(c.target()::contains);
     if (!requestInfo || e.status() != 200) {
       return null;
     }
@@ -214,7 +227,8 @@ final class Snapshot {
   }
 
   private static String ports(String value, int port) {
-    return value.replaceAll(":" + port + "(?!\\d)", Matcher.quoteReplacement(":<PORT>"));
+    String masked = IDENTITY.matcher(value).replaceAll("$1@<identity>");
+    return masked.replaceAll(":" + port + "(?!\\d)", Matcher.quoteReplacement(":<PORT>"));
   }
 
   private static boolean looksLikeText(String text) {

@@ -20,8 +20,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Slow-body clients cannot keep everyone else out: with 4 running slots, eight POSTs that trickle a
- * byte every 1.5 s (never idle long enough for the idle timeout) hold the slots only until the
- * request body bound (2 s here) passes; then they get 408 and other clients are served again.
+ * byte every 1.5 s (never idle long enough for the idle timeout) hold the slots only until a bound
+ * passes: the request body bound (2 s here), or by default the minimum body rate (1 KiB/s once a
+ * body has had 3 s), long before the 30 s body timeout. Then they get 408 and other clients are
+ * served again. An upload at mobile speed (16 KiB/s) is never cut.
  */
 class SlowBodyTest {
   /** How long the tricklers would go on if nobody stopped them. */
@@ -30,10 +32,68 @@ class SlowBodyTest {
   @ParameterizedTest
   @ValueSource(strings = {"http", "legacy"})
   void tricklingBodies_releaseTheirSlotsAtTheBound(String mode) throws Exception {
+    // 2 s bound, a trickled byte's 1.5 s, and a loaded machine's slack.
+    tricklersReleaseTheirSlotsWithin(
+        20_000, "--mode", mode, "--max-concurrent-requests", "4", "--request-body-timeout", "2s");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void tricklingBodies_areCutByTheMinimumRate_longBeforeTheBodyTimeout(String mode)
+      throws Exception {
+    // The default 30 s body timeout would hold the slots for 30 s; the minimum rate ends each
+    // trickle 3 s after its first byte (plus a trickled byte's 1.5 s and a loaded machine's slack).
+    tricklersReleaseTheirSlotsWithin(12_000, "--mode", mode, "--max-concurrent-requests", "4");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void anUploadAtMobileSpeed_isNeverCut(String mode) throws Exception {
     try (RuntimeProcess runtime =
         RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
-            .args("--mode", mode, "--max-concurrent-requests", "4", "--request-body-timeout", "2s")
+            .args("--mode", mode, "--max-concurrent-requests", "4")
             .start()) {
+      int port = runtime.port();
+      int length = 128 * 1024; // 8 s at 16 KiB/s
+      try (Socket socket = new Socket("127.0.0.1", port)) {
+        socket.setSoTimeout(30_000);
+        OutputStream out = socket.getOutputStream();
+        out.write(
+            ("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                    + "Content-Type: application/octet-stream\r\nContent-Length: "
+                    + length
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        byte[] slice = new byte[1024];
+        long start = System.nanoTime();
+        for (int sent = 0; sent < length; sent += slice.length) {
+          // 1 KiB every 62.5 ms: 16 KiB/s, kept to the schedule whatever the writes cost.
+          long due = start + TimeUnit.MICROSECONDS.toNanos(62_500L * (sent / slice.length));
+          long wait = due - System.nanoTime();
+          if (wait > 0) {
+            TimeUnit.NANOSECONDS.sleep(wait);
+          }
+          out.write(slice);
+          out.flush();
+        }
+        String answer =
+            new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        assertTrue(answer.startsWith("HTTP/1.1 200 "), answer.lines().findFirst().orElse(""));
+        int bodyStart = answer.indexOf("\r\n\r\n") + 4;
+        if (answer.substring(0, bodyStart).toLowerCase().contains("transfer-encoding: chunked")) {
+          assertTrue(answer.endsWith("\r\n0\r\n\r\n"), "the echo was cut off");
+        }
+        assertTrue(
+            answer.length() - bodyStart >= length,
+            "echoed " + (answer.length() - bodyStart) + " bytes\n" + runtime.output());
+      }
+    }
+  }
+
+  private static void tricklersReleaseTheirSlotsWithin(long boundMillis, String... args)
+      throws Exception {
+    try (RuntimeProcess runtime =
+        RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war")).args(args).start()) {
       int port = runtime.port(); // waits until it serves
       ExecutorService threads = Executors.newCachedThreadPool();
       AtomicBoolean stop = new AtomicBoolean();
@@ -55,9 +115,8 @@ class SlowBodyTest {
           Thread.sleep(250);
         }
 
-        // 2 s bound, a trickled byte's 1.5 s, and a loaded machine's slack.
         assertTrue(
-            servedAfterMillis >= 0 && servedAfterMillis < 20_000,
+            servedAfterMillis >= 0 && servedAfterMillis < boundMillis,
             "another client waited "
                 + servedAfterMillis
                 + " ms (-1: never served)\n"

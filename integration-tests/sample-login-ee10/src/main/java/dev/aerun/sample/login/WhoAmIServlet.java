@@ -5,9 +5,22 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.security.Principal;
+import java.util.Collections;
+import java.util.Locale;
 
 /** Says who the servlet API thinks the user is, one {@code name=value} per line. */
 public class WhoAmIServlet extends HttpServlet {
+  /** The names of the {@code X-Google-Internal-*} headers the app sees, comma-separated. */
+  private static String internalHeaders(HttpServletRequest request) {
+    StringBuilder names = new StringBuilder();
+    for (String name : Collections.list(request.getHeaderNames())) {
+      if (name.toLowerCase(Locale.ROOT).startsWith("x-google-internal-")) {
+        names.append(names.length() == 0 ? "" : ",").append(name);
+      }
+    }
+    return names.toString();
+  }
+
   /** Every method answers the same: a constraint, not the servlet, decides who gets here. */
   @Override
   protected void service(HttpServletRequest request, HttpServletResponse response)
@@ -31,6 +44,12 @@ public class WhoAmIServlet extends HttpServlet {
                 + request.getAuthType()
                 + "\nsecure="
                 + request.isSecure()
+                + "\nscheme="
+                + request.getScheme()
+                + "\nqueue="
+                + request.getHeader("X-AppEngine-QueueName")
+                + "\ninternalHeaders="
+                + internalHeaders(request)
                 + "\n");
   }
 }

@@ -11,8 +11,9 @@ import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 
 /**
- * Greets the signed-in user or offers a sign-in link, through the App Engine Users API; then lists
- * what the request's {@code ApiProxy} environment says, one {@code name=value} per line.
+ * Greets the signed-in user or offers a sign-in link, through the servlet API and the App Engine
+ * Users API; then lists what the request's {@code ApiProxy} environment says, one {@code
+ * name=value} per line. The app's welcome file, as in Google's Users API sample.
  */
 public class UsersServlet extends HttpServlet {
   @Override
@@ -22,6 +23,12 @@ public class UsersServlet extends HttpServlet {
     response.setContentType("text/plain;charset=utf-8");
     PrintWriter out = response.getWriter();
     String thisUrl = request.getRequestURI();
+    // What Google's Users API sample greets with: the servlet API's view of the user, which needs
+    // no security constraint in web.xml.
+    out.println(
+        "principal="
+            + (request.getUserPrincipal() == null ? null : request.getUserPrincipal().getName()));
+    out.println("remoteUser=" + request.getRemoteUser());
     if (users.isUserLoggedIn()) {
       User user = users.getCurrentUser();
       out.println("greeting=Hello, " + user.getNickname());

@@ -19,10 +19,12 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * The servlet security of an EE10 webapp with App Engine's login (see {@link
- * dev.aerun.runtime.security}), installed only when {@code web.xml} has constraints that need a
- * user or a {@code <login-config>}; otherwise it is Jetty's own authentication, untouched. Either
- * way the constraints apply as on App Engine ({@link PathConstraints}: to every method of their
- * paths), and a transport guarantee's redirect goes to {@code https} on the default port.
+ * dev.aerun.runtime.security}), installed on every webapp as the platform does: the signed-in user
+ * is the app's {@code getUserPrincipal()} and {@code getRemoteUser()} whether or not {@code
+ * web.xml} protects anything. The constraints apply as on App Engine ({@link PathConstraints}: to
+ * every method of their paths; less for platform callers and the developer: {@link
+ * PathConstraints.Caller}), and a transport guarantee's redirect goes to {@code https} on the
+ * default port.
  */
 final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
   private final LoginUrls urls;
@@ -34,16 +36,12 @@ final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
 
   @Override
   protected void doStart() throws Exception {
-    boolean needsUser =
-        getConstraintMappings().stream().anyMatch(m -> AppEngineUsers.needsUser(m.getConstraint()));
-    if (needsUser || getAuthenticationType() != null || getRealmName() != null) {
-      // Any <login-config> method deploys: the platform ignores it, and so does this authenticator.
-      setLoginService(new AppEngineLoginService());
-      setAuthenticator(new AppEngineAuthenticator(urls));
-      // "*" is a known role for the servlet spec: make it and "admin" known, so "*" means any user.
-      addKnownRole(AppEngineUsers.ANY_USER_ROLE);
-      addKnownRole(AppEngineUsers.ADMIN_ROLE);
-    }
+    // Any <login-config> method deploys: the platform ignores it, and so does this authenticator.
+    setLoginService(new AppEngineLoginService());
+    setAuthenticator(new AppEngineAuthenticator(urls));
+    // "*" is a known role for the servlet spec: make it and "admin" known, so "*" means any user.
+    addKnownRole(AppEngineUsers.ANY_USER_ROLE);
+    addKnownRole(AppEngineUsers.ADMIN_ROLE);
     constraints = PathConstraints.of(declared(getConstraintMappings()));
     super.doStart();
   }
@@ -91,8 +89,7 @@ final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
 
   @Override
   protected Constraint getConstraint(String pathInContext, Request request) {
-    return AppEngineUsers.forRequest(
-        constraints.forRequest(pathInContext, request.getMethod()), request);
+    return constraints.forRequest(pathInContext, request);
   }
 
   @Override

@@ -94,6 +94,14 @@ final class AppEngineWebAppContext extends WebAppContext implements EeWebapp {
     if (deferredTasks) {
       serveDeferredTasks();
     }
+    ServletHolder[] holders = getServletHandler().getServlets();
+    for (ServletHolder holder : holders == null ? new ServletHolder[0] : holders) {
+      if (WebappDefaults.DEFAULT_SERVLET.equals(holder.getName())) {
+        // Jetty wraps a servlet that is not async-supported, and a wrapped default servlet takes
+        // every welcome name for another servlet's mapping (WELCOME_SERVLETS_PARAMETER).
+        holder.setAsyncSupported(true);
+      }
+    }
     super.startWebapp();
   }
 

@@ -31,15 +31,16 @@ import org.eclipse.jetty.security.Constraint;
 
 /**
  * The servlet security of an EE8 webapp with App Engine's login (see {@link
- * dev.aerun.runtime.security}), installed only when {@code web.xml} has constraints that need a
- * user or a {@code <login-config>}; otherwise it is Jetty's own authentication, untouched. Either
- * way the constraints apply as on App Engine ({@link PathConstraints}: to every method of their
- * paths), and a transport guarantee's redirect goes to {@code https} on the default port. EE8 has
- * its own authenticator and constraint types; the decisions are the core package's.
+ * dev.aerun.runtime.security}), installed on every webapp as the platform does: the signed-in user
+ * is the app's {@code getUserPrincipal()} and {@code getRemoteUser()} whether or not {@code
+ * web.xml} protects anything. The constraints apply as on App Engine ({@link PathConstraints}: to
+ * every method of their paths; less for platform callers and the developer: {@link
+ * PathConstraints.Caller}), and a transport guarantee's redirect goes to {@code https} on the
+ * default port. EE8 has its own authenticator and constraint types; the decisions are the core
+ * package's.
  */
 final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
   private final LoginUrls urls;
-  private boolean installed;
   private volatile PathConstraints constraints = PathConstraints.none();
 
   /** What {@link #prepareConstraintInfo} answers for each constraint, made once. */
@@ -51,22 +52,12 @@ final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
 
   @Override
   protected void doStart() throws Exception {
-    boolean needsUser =
-        getConstraintMappings().stream()
-            .anyMatch(
-                m ->
-                    m.getConstraint() != null
-                        && m.getConstraint().getAuthenticate()
-                        && !m.getConstraint().isForbidden());
-    if (needsUser || getAuthMethod() != null || getRealmName() != null) {
-      // Any <login-config> method deploys: the platform ignores it, and so does this authenticator.
-      setLoginService(new AppEngineLoginService());
-      setAuthenticator(new Authenticator(urls));
-      // "*" stands for every declared role: declare "*" and "admin", so "*" means any user.
-      addRole(AppEngineUsers.ANY_USER_ROLE);
-      addRole(AppEngineUsers.ADMIN_ROLE);
-      installed = true;
-    }
+    // Any <login-config> method deploys: the platform ignores it, and so does this authenticator.
+    setLoginService(new AppEngineLoginService());
+    setAuthenticator(new Authenticator(urls));
+    // "*" stands for every declared role: declare "*" and "admin", so "*" means any user.
+    addRole(AppEngineUsers.ANY_USER_ROLE);
+    addRole(AppEngineUsers.ADMIN_ROLE);
     constraints = PathConstraints.of(declared(getConstraintMappings()));
     super.doStart();
   }
@@ -94,7 +85,7 @@ final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
 
   @Override
   protected RoleInfo prepareConstraintInfo(String pathInContext, Request request) {
-    Constraint constraint = constraints.forRequest(pathInContext, request.getMethod());
+    Constraint constraint = constraints.forRequest(pathInContext, request.getCoreRequest());
     return constraint == null ? null : roleInfos.computeIfAbsent(constraint, c -> roleInfo(c));
   }
 
@@ -177,12 +168,6 @@ final class AppEngineSecurityHandler extends ConstraintSecurityHandler {
         authorization == Constraint.Authorization.SPECIFIC_ROLE
             ? Set.copyOf(Arrays.asList(roles))
             : Set.of());
-  }
-
-  @Override
-  protected boolean isAuthMandatory(Request request, Response response, Object constraintInfo) {
-    return super.isAuthMandatory(request, response, constraintInfo)
-        && !(installed && AppEngineUsers.isPlatformCaller(request.getCoreRequest()));
   }
 
   @Override
