@@ -1,5 +1,6 @@
 package dev.aerun.bench;
 
+import dev.aerun.testing.ResponseParser;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;

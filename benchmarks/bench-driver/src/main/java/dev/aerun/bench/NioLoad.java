@@ -3,6 +3,7 @@ package dev.aerun.bench;
 import dev.aerun.bench.LoadGenerator.ClosedRun;
 import dev.aerun.bench.LoadGenerator.Load;
 import dev.aerun.bench.LoadGenerator.RateRun;
+import dev.aerun.testing.ResponseParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -2,19 +2,17 @@ package dev.aerun.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
+import dev.aerun.testing.RuntimeProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-/** A real HTTP client over real sockets, and a raw socket for requests no client would send. */
+/**
+ * The JDK's HTTP client over real sockets, and what the sample apps report; requests no client
+ * would send go through {@link dev.aerun.testing.RawHttp}.
+ */
 public final class Http {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -67,24 +65,5 @@ public final class Http {
           "request-info answered " + response.statusCode() + ": " + response.body());
     }
     return JSON.readTree(response.body());
-  }
-
-  /** Sends raw bytes on a fresh connection and returns everything the server sent back. */
-  static String raw(int port, byte[] request) throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      socket.setSoTimeout(30_000);
-      OutputStream out = socket.getOutputStream();
-      out.write(request);
-      out.flush();
-      socket.shutdownOutput();
-      InputStream in = socket.getInputStream();
-      ByteArrayOutputStream received = new ByteArrayOutputStream();
-      in.transferTo(received);
-      return received.toString(StandardCharsets.ISO_8859_1);
-    }
-  }
-
-  static String raw(int port, String request) throws IOException {
-    return raw(port, request.getBytes(StandardCharsets.ISO_8859_1));
   }
 }

@@ -1,6 +1,6 @@
 package dev.aerun.e2e.parity;
 
-import dev.aerun.e2e.RuntimeProcess;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

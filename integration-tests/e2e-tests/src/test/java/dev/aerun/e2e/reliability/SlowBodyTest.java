@@ -2,7 +2,7 @@ package dev.aerun.e2e.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.aerun.e2e.RuntimeProcess;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

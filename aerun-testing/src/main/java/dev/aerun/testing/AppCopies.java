@@ -1,4 +1,4 @@
-package dev.aerun.e2e;
+package dev.aerun.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,8 +9,8 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * Exploded copies of a built sample app with one edit (to its {@code appengine-web.xml} or another
- * file): a variant of an app without another module to build.
+ * Exploded copies of a built sample app, as built or with one edit (to its {@code
+ * appengine-web.xml} or another file): a variant of an app without another module to build.
  */
 public final class AppCopies {
   private AppCopies() {}
@@ -20,7 +20,8 @@ public final class AppCopies {
    *
    * @throws IllegalStateException if the descriptor does not contain {@code from}
    */
-  static Path withDescriptorEdit(Path war, Path dir, String from, String to) throws IOException {
+  public static Path withDescriptorEdit(Path war, Path dir, String from, String to)
+      throws IOException {
     return withEdit(war, dir, "WEB-INF/appengine-web.xml", from, to);
   }
 
@@ -30,7 +31,7 @@ public final class AppCopies {
    *
    * @throws IllegalStateException if the file does not contain {@code from}
    */
-  static Path withEdit(Path war, Path dir, String entry, String from, String to)
+  public static Path withEdit(Path war, Path dir, String entry, String from, String to)
       throws IOException {
     unpack(war, dir);
     Path file = dir.resolve(entry);
@@ -46,7 +47,7 @@ public final class AppCopies {
    * Unpacks {@code war} into {@code dir} and marks the class {@code className} as compiled for Java
    * {@code feature} (the class file's major version), as if built by a newer compiler.
    */
-  static Path withClassForJava(Path war, Path dir, String className, int feature)
+  public static Path withClassForJava(Path war, Path dir, String className, int feature)
       throws IOException {
     unpack(war, dir);
     Path file = dir.resolve("WEB-INF/classes/" + className.replace('.', '/') + ".class");

@@ -1,4 +1,4 @@
-package dev.aerun.e2e;
+package dev.aerun.testing;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -8,14 +8,25 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * Starts runtimes for a test class, stops them after it, and prints what they logged only when a
- * test fails.
+ * A JUnit extension that starts runtimes for a test class, stops them after it, and prints what
+ * they logged only when a test fails:
+ *
+ * <pre>
+ * &#64;RegisterExtension static final Runtimes runtimes = new Runtimes();
+ * ...
+ * RuntimeProcess runtime = runtimes.start(RuntimeProcess.launch(app));
+ * </pre>
  */
 public final class Runtimes implements TestWatcher, AfterAllCallback {
   private final List<RuntimeProcess> started = new ArrayList<>();
 
+  /** Starts {@code launch}; the runtime is stopped after the test class. */
   public RuntimeProcess start(RuntimeProcess.Launch launch) throws IOException {
-    RuntimeProcess runtime = launch.start();
+    return add(launch.start());
+  }
+
+  /** Takes {@code runtime} in: stopped after the test class, its output shown if a test fails. */
+  public RuntimeProcess add(RuntimeProcess runtime) {
     synchronized (started) {
       started.add(runtime);
     }
@@ -27,8 +38,8 @@ public final class Runtimes implements TestWatcher, AfterAllCallback {
     synchronized (started) {
       for (RuntimeProcess runtime : started) {
         System.err.printf(
-            "---- runtime output for failed test %s ----%n%s----%n",
-            context.getDisplayName(), runtime.output());
+            "---- runtime output (%s) for failed test %s ----%n%s----%n",
+            runtime.log(), context.getDisplayName(), runtime.output());
       }
     }
   }

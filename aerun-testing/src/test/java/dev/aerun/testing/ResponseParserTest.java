@@ -1,4 +1,4 @@
-package dev.aerun.bench;
+package dev.aerun.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -91,5 +91,107 @@ class ResponseParserTest {
     assertThrows(
         IllegalStateException.class,
         () -> feed(new ResponseParser(), "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", 64));
+  }
+
+  @Test
+  void chunkFraming_isCheckedStrictly() {
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            feed(
+                new ResponseParser(),
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n",
+                64));
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            feed(
+                new ResponseParser(),
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n;x\r\n0\r\n\r\n",
+                64));
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            feed(
+                new ResponseParser(),
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n",
+                64));
+  }
+
+  @Test
+  void switchingProtocols_isTheFinalAnswer_whatFollowsIsNotHttp() {
+    ResponseParser parser = new ResponseParser();
+    assertEquals(
+        List.of(),
+        feed(parser, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\n\0\0\0", 4));
+    assertEquals(101, parser.status());
+    assertTrue(parser.readsUntilClose());
+  }
+
+  @Test
+  void listener_getsWholeLinesAndDecodedBody_howeverTheBytesAreSplit() {
+    String longValue = "v".repeat(1000);
+    String response =
+        "HTTP/1.1 100 Continue\r\n\r\n"
+            + "HTTP/1.1 200 OK\r\nX-Long: "
+            + longValue
+            + "\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "5\r\nHello\r\n7;ext=1\r\n, world\r\n0\r\nX-Checksum: abc\r\n\r\n";
+    for (int piece : new int[] {1, 5, response.length()}) {
+      List<String> events = new ArrayList<>();
+      StringBuilder body = new StringBuilder();
+      ResponseParser parser =
+          new ResponseParser(
+              new ResponseParser.Listener() {
+                @Override
+                public void statusLine(String line) {
+                  events.add("status " + line);
+                }
+
+                @Override
+                public void header(String line) {
+                  events.add("header " + line);
+                }
+
+                @Override
+                public void endOfHead(boolean interim) {
+                  events.add(interim ? "interim" : "final");
+                }
+
+                @Override
+                public void body(ByteBuffer bytes) {
+                  body.append(StandardCharsets.ISO_8859_1.decode(bytes));
+                }
+
+                @Override
+                public void trailer(String line) {
+                  events.add("trailer " + line);
+                }
+              });
+
+      assertEquals(List.of(200), feed(parser, response, piece), "" + piece);
+      assertEquals(
+          List.of(
+              "status HTTP/1.1 100 Continue",
+              "interim",
+              "status HTTP/1.1 200 OK",
+              "header X-Long: " + longValue,
+              "header Transfer-Encoding: chunked",
+              "final",
+              "trailer X-Checksum: abc"),
+          events,
+          "" + piece);
+      assertEquals("Hello, world", body.toString(), "" + piece);
+    }
+  }
+
+  @Test
+  void atResponseStart_untilTheFirstByteOfTheNextResponse() {
+    ResponseParser parser = new ResponseParser();
+    assertTrue(parser.atResponseStart());
+    feed(parser, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", 100);
+    assertTrue(parser.atResponseStart());
+    feed(parser, "HTTP/1.1 2", 100);
+    assertFalse(parser.atResponseStart());
   }
 }
