@@ -6,7 +6,10 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
-/** Annotated, and the app has no web.xml. */
+/**
+ * The sample servlet of the EE10 invoker projects (their {@code sourceDirectory}): annotated, and
+ * the apps have no web.xml.
+ */
 @WebServlet("/hello")
 public class HelloServlet extends HttpServlet {
   @Override
