@@ -2,7 +2,9 @@ package dev.aerun.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.aerun.testing.RawHttp;
 import dev.aerun.testing.RuntimeProcess;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,8 +12,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * The JDK's HTTP client over real sockets, and what the sample apps report; requests no client
- * would send go through {@link dev.aerun.testing.RawHttp}.
+ * The JDK's HTTP client over real sockets, what the sample apps report, and a raw socket for
+ * requests no client would send ({@link RawHttp}).
  */
 public final class Http {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -65,5 +67,14 @@ public final class Http {
           "request-info answered " + response.statusCode() + ": " + response.body());
     }
     return JSON.readTree(response.body());
+  }
+
+  /** Sends raw bytes on a fresh connection and returns everything the server sent back. */
+  static String raw(int port, byte[] request) throws IOException {
+    return RawHttp.exchange(port, request);
+  }
+
+  static String raw(int port, String request) throws IOException {
+    return RawHttp.exchange(port, request);
   }
 }

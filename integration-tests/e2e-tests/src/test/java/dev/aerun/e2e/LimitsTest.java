@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.aerun.testing.RawHttp;
 import dev.aerun.testing.RuntimeProcess;
 import dev.aerun.testing.Runtimes;
 import java.io.IOException;
@@ -79,7 +78,7 @@ class LimitsTest {
   @Test
   void requestBodyOver32MiBWithContentLengthGets413() throws Exception {
     String response =
-        RawHttp.exchange(
+        Http.raw(
             runtime.port(),
             "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: "
                 + (32 * MIB + 1)
@@ -159,7 +158,7 @@ class LimitsTest {
   @Test
   void headerSectionTooLargeGets431() throws Exception {
     String response =
-        RawHttp.exchange(
+        Http.raw(
             runtime.port(),
             "GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(80 * 1024) + "\r\n\r\n");
     assertTrue(response.startsWith("HTTP/1.1 431 "), response);
@@ -169,7 +168,7 @@ class LimitsTest {
   @Test
   void requestLineTooLongGets414() throws Exception {
     String response =
-        RawHttp.exchange(
+        Http.raw(
             runtime.port(),
             "GET /hello?q=" + "b".repeat(70 * 1024) + " HTTP/1.1\r\nHost: x\r\n\r\n");
     assertTrue(response.startsWith("HTTP/1.1 414 "), response);
@@ -178,7 +177,7 @@ class LimitsTest {
 
   @Test
   void malformedRequestGets400() throws Exception {
-    String response = RawHttp.exchange(runtime.port(), "GARBAGE\r\n\r\n");
+    String response = Http.raw(runtime.port(), "GARBAGE\r\n\r\n");
     assertTrue(response.startsWith("HTTP/1.1 400 "), response);
     SampleAppTest.assertNoInternals(response);
   }
@@ -186,7 +185,7 @@ class LimitsTest {
   @Test
   void badHeaderLineGets400() throws Exception {
     String response =
-        RawHttp.exchange(runtime.port(), "GET /hello HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n");
+        Http.raw(runtime.port(), "GET /hello HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n");
     assertTrue(response.startsWith("HTTP/1.1 400 "), response);
     SampleAppTest.assertNoInternals(response);
   }
