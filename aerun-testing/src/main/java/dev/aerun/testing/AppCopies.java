@@ -5,8 +5,10 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Enumeration;
+import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import javax.tools.ToolProvider;
 
 /**
  * Exploded copies of a built sample app, as built or with one edit (to its {@code
@@ -63,6 +65,44 @@ public final class AppCopies {
   public static Path explode(Path war, Path dir) throws IOException {
     unpack(war, dir);
     return dir;
+  }
+
+  /**
+   * The sample apps' {@code dev.aerun.sample.HelloServlet} answering {@code text} at {@code
+   * /hello}, compiled in {@code work} against the jakarta servlet API of the runtime at {@code
+   * runtimeJar} (its {@code lib/ee10}): a new class file for an exploded app, as a developer's edit
+   * would give.
+   */
+  public static byte[] helloServlet(String text, Path runtimeJar, Path work) throws IOException {
+    Path source = work.resolve("src/dev/aerun/sample/HelloServlet.java");
+    Files.createDirectories(source.getParent());
+    Files.writeString(
+        source,
+        "package dev.aerun.sample;\n"
+            + "@jakarta.servlet.annotation.WebServlet(\"/hello\")\n"
+            + "public class HelloServlet extends jakarta.servlet.http.HttpServlet {\n"
+            + "  @Override protected void doGet(jakarta.servlet.http.HttpServletRequest q,"
+            + " jakarta.servlet.http.HttpServletResponse r) throws java.io.IOException {\n"
+            + "    r.setContentType(\"text/plain;charset=utf-8\");\n"
+            + "    r.getWriter().print(\""
+            + text
+            + "\");\n  }\n}\n");
+    Path out = Files.createDirectories(work.resolve("classes"));
+    Path lib = runtimeJar.toAbsolutePath().getParent().resolve("lib/ee10");
+    Path api;
+    try (Stream<Path> jars = Files.list(lib)) {
+      api =
+          jars.filter(j -> j.getFileName().toString().startsWith("jakarta.servlet-api-"))
+              .findFirst()
+              .orElseThrow(() -> new IOException("no jakarta.servlet-api in " + lib));
+    }
+    int result =
+        ToolProvider.getSystemJavaCompiler()
+            .run(null, null, null, "-d", out.toString(), "-cp", api.toString(), source.toString());
+    if (result != 0) {
+      throw new IOException("javac failed on " + source);
+    }
+    return Files.readAllBytes(out.resolve("dev/aerun/sample/HelloServlet.class"));
   }
 
   private static void unpack(Path war, Path dir) throws IOException {

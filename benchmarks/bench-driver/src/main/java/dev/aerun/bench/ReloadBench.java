@@ -2,7 +2,6 @@ package dev.aerun.bench;
 
 import dev.aerun.testing.AppCopies;
 import dev.aerun.testing.RuntimeProcess;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,8 +15,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import javax.tools.ToolProvider;
 
 /**
  * {@code --reload N}: the development server's hot reload, measured (not a timed test). Serves the
@@ -37,12 +34,14 @@ final class ReloadBench {
         AppCopies.explode(
             repo.resolve("integration-tests/sample-ee10-app/target/sample-ee10-app.war"),
             work.resolve("app"));
+    Path runtimeJar = repo.resolve("runtime-main/target/runtime-main.jar");
     byte[][] variants = {
-      compile("Hello vA", repo, work.resolve("a")), compile("Hello vB", repo, work.resolve("b"))
+      AppCopies.helloServlet("Hello vA", runtimeJar, work.resolve("a")),
+      AppCopies.helloServlet("Hello vB", runtimeJar, work.resolve("b"))
     };
     RuntimeProcess.Launch launch =
         RuntimeProcess.launch(app)
-            .runtimeJar(repo.resolve("runtime-main/target/runtime-main.jar"))
+            .runtimeJar(runtimeJar)
             .args("--development", "--watch")
             .env("SAMPLE_ENV", "from-appengine-web-xml") // no relaunch: one JVM
             .log(work.resolve("runtime.log"));
@@ -129,36 +128,5 @@ final class ReloadBench {
     String output = new String(p.getInputStream().readAllBytes());
     p.waitFor(60, TimeUnit.SECONDS);
     return output;
-  }
-
-  private static byte[] compile(String text, Path repo, Path work) throws IOException {
-    Path source = work.resolve("dev/aerun/sample/HelloServlet.java");
-    Files.createDirectories(source.getParent());
-    Files.writeString(
-        source,
-        "package dev.aerun.sample;\n"
-            + "@jakarta.servlet.annotation.WebServlet(\"/hello\")\n"
-            + "public class HelloServlet extends jakarta.servlet.http.HttpServlet {\n"
-            + "  @Override protected void doGet(jakarta.servlet.http.HttpServletRequest q,"
-            + " jakarta.servlet.http.HttpServletResponse r) throws java.io.IOException {\n"
-            + "    r.setContentType(\"text/plain;charset=utf-8\");\n"
-            + "    r.getWriter().print(\""
-            + text
-            + "\");\n  }\n}\n");
-    Path api;
-    try (Stream<Path> jars = Files.list(repo.resolve("runtime-main/target/lib/ee10"))) {
-      api =
-          jars.filter(j -> j.getFileName().toString().startsWith("jakarta.servlet-api-"))
-              .findFirst()
-              .orElseThrow(
-                  () -> new IOException("no jakarta.servlet-api in runtime-main/target/lib/ee10"));
-    }
-    int result =
-        ToolProvider.getSystemJavaCompiler()
-            .run(null, null, null, "-d", work.toString(), "-cp", api.toString(), source.toString());
-    if (result != 0) {
-      throw new IOException("javac failed");
-    }
-    return Files.readAllBytes(work.resolve("dev/aerun/sample/HelloServlet.class"));
   }
 }
