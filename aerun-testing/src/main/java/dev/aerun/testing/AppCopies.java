@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.Enumeration;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -61,7 +62,10 @@ public final class AppCopies {
     return dir;
   }
 
-  /** Unpacks {@code war} into {@code dir}, as built. */
+  /**
+   * Unpacks {@code war} into {@code dir}, as built: each file with its modification time in the
+   * war, so that two unpacked copies serve the same {@code Last-Modified}.
+   */
   public static Path explode(Path war, Path dir) throws IOException {
     unpack(war, dir);
     return dir;
@@ -121,6 +125,9 @@ public final class AppCopies {
         Files.createDirectories(target.getParent());
         try (InputStream in = zip.getInputStream(entry)) {
           Files.copy(in, target);
+        }
+        if (entry.getTime() >= 0) {
+          Files.setLastModifiedTime(target, FileTime.fromMillis(entry.getTime()));
         }
       }
     }

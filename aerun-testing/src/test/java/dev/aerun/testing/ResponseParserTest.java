@@ -95,27 +95,12 @@ class ResponseParserTest {
 
   @Test
   void chunkFraming_isCheckedStrictly() {
-    assertThrows(
-        IllegalStateException.class,
-        () ->
-            feed(
-                new ResponseParser(),
-                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n",
-                64));
-    assertThrows(
-        IllegalStateException.class,
-        () ->
-            feed(
-                new ResponseParser(),
-                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n;x\r\n0\r\n\r\n",
-                64));
-    assertThrows(
-        IllegalStateException.class,
-        () ->
-            feed(
-                new ResponseParser(),
-                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n",
-                64));
+    String head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+    for (String body :
+        List.of("zz\r\nab\r\n0\r\n\r\n", ";x\r\n0\r\n\r\n", "2\r\nabc\r\n0\r\n\r\n")) {
+      assertThrows(
+          IllegalStateException.class, () -> feed(new ResponseParser(), head + body, 64), body);
+    }
   }
 
   @Test
