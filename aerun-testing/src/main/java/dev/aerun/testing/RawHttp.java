@@ -10,6 +10,7 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,11 +37,16 @@ public final class RawHttp implements AutoCloseable {
     this.reader = new Reader(socket.getInputStream());
   }
 
-  /** A new connection to {@code 127.0.0.1:port}. */
+  /** A new connection to {@code 127.0.0.1:port}; a read waits {@link #TIMEOUT_MILLIS} at most. */
   public static RawHttp connect(int port) throws IOException {
+    return connect(port, Duration.ofMillis(TIMEOUT_MILLIS));
+  }
+
+  /** A new connection to {@code 127.0.0.1:port} whose reads wait {@code timeout} at most. */
+  public static RawHttp connect(int port, Duration timeout) throws IOException {
     Socket socket = new Socket("127.0.0.1", port);
     try {
-      socket.setSoTimeout(TIMEOUT_MILLIS);
+      socket.setSoTimeout((int) timeout.toMillis());
       socket.setTcpNoDelay(true);
       return new RawHttp(socket);
     } catch (IOException | RuntimeException e) {

@@ -76,13 +76,8 @@ class ImageRunTest {
     Stage.Staged staged = Stage.stage(app, out, "test.local/sample", IMAGES);
     assertTrue(staged.image().startsWith("test.local/sample@sha256:"), staged.image());
 
-    OciImage image = OciImage.read(out.resolve("image.tar"), dir.resolve("blobs"));
-    Path root = Files.createDirectories(dir.resolve("rootfs"));
-    for (Layer layer : image.layers()) {
-      run(
-          List.of(
-              "tar", "--numeric-owner", "-xzf", layer.file().toString(), "-C", root.toString()));
-    }
+    OciImage image = unpack(out);
+    Path root = dir.resolve("rootfs");
     ObjectNode config = image.containerConfig();
     assertEquals("65532:65532", config.path("User").asText());
     List<String> entrypoint = strings(config.path("Entrypoint"));
@@ -143,13 +138,8 @@ class ImageRunTest {
     String war = ee.equals("ee8") ? "sample-ee8-app.war" : "sample-ee10-app.war";
     Path app = explode(APPS.resolve(war), dir.resolve("app"), runtime);
     Stage.stage(app, dir.resolve("staged"), "test.local/sample", IMAGES);
-    OciImage image = OciImage.read(dir.resolve("staged/image.tar"), dir.resolve("blobs"));
-    Path root = Files.createDirectories(dir.resolve("rootfs"));
-    for (Layer layer : image.layers()) {
-      run(
-          List.of(
-              "tar", "--numeric-owner", "-xzf", layer.file().toString(), "-C", root.toString()));
-    }
+    OciImage image = unpack(dir.resolve("staged"));
+    Path root = dir.resolve("rootfs");
     Container c =
         Container.start(
             root,
@@ -226,13 +216,8 @@ class ImageRunTest {
     String ee = runtime.equals("java17") ? "ee8" : "ee10";
     Path app = explode(APPS.resolve("sample-" + ee + "-app.war"), dir.resolve("app"), runtime);
     Stage.Staged staged = Stage.stage(app, dir.resolve("staged"), "test.local/sample", IMAGES);
-    OciImage image = OciImage.read(dir.resolve("staged/image.tar"), dir.resolve("blobs"));
-    Path root = Files.createDirectories(dir.resolve("rootfs"));
-    for (Layer layer : image.layers()) {
-      run(
-          List.of(
-              "tar", "--numeric-owner", "-xzf", layer.file().toString(), "-C", root.toString()));
-    }
+    OciImage image = unpack(dir.resolve("staged"));
+    Path root = dir.resolve("rootfs");
     ObjectNode config = image.containerConfig();
     Container c = Container.start(root, config, List.of(), Map.of("GAE_MEMORY_MB", "192"));
     try {
@@ -275,6 +260,18 @@ class ImageRunTest {
     for (int i = 0; i < 2; i++) {
       assertEquals(first.get(i).digest(), second.get(i).digest(), "layer " + i);
     }
+  }
+
+  /** The image staged into {@code staged}, its layers unpacked into {@code dir/rootfs}. */
+  private OciImage unpack(Path staged) throws Exception {
+    OciImage image = OciImage.read(staged.resolve("image.tar"), dir.resolve("blobs"));
+    Path root = Files.createDirectories(dir.resolve("rootfs"));
+    for (Layer layer : image.layers()) {
+      run(
+          List.of(
+              "tar", "--numeric-owner", "-xzf", layer.file().toString(), "-C", root.toString()));
+    }
+    return image;
   }
 
   /** The war unpacked, its descriptor's runtime set to {@code runtime}. */
