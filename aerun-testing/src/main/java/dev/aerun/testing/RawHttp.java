@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -44,8 +46,20 @@ public final class RawHttp implements AutoCloseable {
 
   /** A new connection to {@code 127.0.0.1:port} whose reads wait {@code timeout} at most. */
   public static RawHttp connect(int port, Duration timeout) throws IOException {
-    Socket socket = new Socket("127.0.0.1", port);
+    return connect(InetAddress.getLoopbackAddress(), port, timeout);
+  }
+
+  /**
+   * A new connection from {@code address} of this machine to its {@code port} on the same address:
+   * to the server, a client at that address (e.g. this machine's network address, not loopback).
+   * Reads wait {@code timeout} at most.
+   */
+  public static RawHttp connect(InetAddress address, int port, Duration timeout)
+      throws IOException {
+    Socket socket = new Socket();
     try {
+      socket.bind(new InetSocketAddress(address, 0));
+      socket.connect(new InetSocketAddress(address, port), (int) timeout.toMillis());
       socket.setSoTimeout((int) timeout.toMillis());
       socket.setTcpNoDelay(true);
       return new RawHttp(socket);

@@ -103,8 +103,12 @@ public record RawResponse(
     return body.getBytes(StandardCharsets.ISO_8859_1);
   }
 
-  /** This response, if it has a status line. */
-  RawResponse requireStatus() {
+  /**
+   * This response, if it has a status line.
+   *
+   * @throws AssertionError if the connection ended before one
+   */
+  public RawResponse requireStatus() {
     if (statusLine == null) {
       throw new AssertionError("no response (" + error + "): " + raw);
     }
