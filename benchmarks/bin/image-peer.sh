@@ -7,8 +7,8 @@
 #   IMAGE_DIR: a built image's work folder, images/target/images/RUNTIME (rootfs/, dist/, cds/)
 #   RUNTIME_OPTION: passed on to the runtime after the entrypoint's own, e.g. --mode http: the
 #   serving mode of the driver's http peer (the archive covers both modes, docs/DEPLOY.md)
-# e.g. --peer 'java21-cds=images/bin/image-peer.sh images/target/images/java21 with {port} {war} --mode http'
-#      --peer 'java21-nocds=images/bin/image-peer.sh images/target/images/java21 without {port} {war} --mode http'
+# e.g. --peer 'java21-cds=benchmarks/bin/image-peer.sh images/target/images/java21 with {port} {war} --mode http'
+#      --peer 'java21-nocds=benchmarks/bin/image-peer.sh images/target/images/java21 without {port} {war} --mode http'
 # The app is unpacked once per war (cached under $TMPDIR), its <runtime> the image's, without its <env-variables>, which an app
 # image carries in its config: the runtime starts one JVM, as in a container. SIGTERM or SIGINT
 # stops it (the JVM drains). Needs root (namespaces, chroot), as the image tests do.
@@ -42,7 +42,7 @@ if [ ! -d "$app" ]; then
   chmod -R a+rX "$app.tmp" && mv "$app.tmp" "$app"
 fi
 mkdir -p "$dist/cds" # the mount point of the archive's folder, as in the image
-classpath=$("$(dirname "$0")/runtime-classpath.sh" "$dist") # the image's entrypoint's
+classpath=$("$(dirname "$0")/../../images/bin/runtime-classpath.sh" "$dist") # the image's entrypoint's
 # unshare passes no signal on: a stop signal here is sent to its child, the JVM (sh and chroot exec
 # it), which drains and exits; unshare then exits with it.
 env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin PORT="$port" AERUN_APP=/app DIST="$dist" APP="$app" CDS="$cds" \

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Cold start of a runtime image, with and without its class-data-sharing archive: process start to
-# the first 200 of /hello, the image's own JVM on its own root file system (as in train-cds.sh),
+# the first 200 of /hello, the image's own JVM on its own root file system (as in images/bin/train-cds.sh),
 # runs interleaved. Prints each run (wall time, and the JVM's CPU time up to that 200, which a
 # busy machine inflates less) and the medians. Needs root.
 #   usage: cold-start.sh ROOTFS DIST CDS_DIR APP.war [RUNS [RUNTIME_OPTION...]]
@@ -11,7 +11,7 @@ shift 4; [ $# -gt 0 ] && shift
 # The JRE's own directory, not Debian's alias links to it (java-1.17.0-openjdk-amd64 ...).
 java_home=$(cd "$root" && for d in usr/lib/jvm/java-*-openjdk-amd64; do [ -L "$d" ] || echo "$d"; done | head -1)
 archive=$(ls "$cds" | head -1)
-classpath=$("$(dirname "$0")/runtime-classpath.sh" "$dist") # the image's, as its archive was trained
+classpath=$("$(dirname "$0")/../../images/bin/runtime-classpath.sh" "$dist") # the image's, as its archive was trained
 case "$archive" in *.aot) use="-XX:AOTCache=/opt/aerun/cds/$archive" ;; *) use="-XX:SharedArchiveFile=/opt/aerun/cds/$archive" ;; esac
 app=$(mktemp -d); trap 'rm -rf "$app"' EXIT
 (cd "$app" && jar -xf "$war"); chmod -R a+rX "$app"; mkdir -p "$dist/cds"

@@ -7,7 +7,7 @@
 # the images: -cp with the runtime jar and legacy RPC mode's jars (lib/legacy beside it), main class
 # dev.aerun.main.Main (java -jar would start its launcher agent, which the images do not).
 #   usage: start-split.sh RUNTIME_JAR APP.war [RUNS [JAVA [RUNTIME_OPTION...]]]
-# e.g. images/bin/start-split.sh runtime-main/target/runtime-main.jar \
+# e.g. benchmarks/bin/start-split.sh runtime-main/target/runtime-main.jar \
 #        benchmarks/bench-driver/target/apps/bench-app-ee10.war 3 java --mode http
 set -eu
 jar=$1 war=$2 runs=${3:-3} java=${4:-java}
@@ -15,7 +15,7 @@ shift 2; for _ in 1 2; do [ $# -gt 0 ] && shift; done
 work=${START_SPLIT_DIR:-/tmp/aerun-start-split}; mkdir -p "$work"
 archive=$work/app.jsa
 dist=$(cd "$(dirname "$jar")" && pwd)
-cp=$("$(dirname "$0")/runtime-classpath.sh" "$dist" "$dist")
+cp=$("$(dirname "$0")/../../images/bin/runtime-classpath.sh" "$dist" "$dist")
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 start() { # JVM flags...: starts the runtime, waits for its first 200; echoes the pid
   "$java" "$@" -cp "$cp" dev.aerun.main.Main "${opts[@]}" --port "$port" --address 127.0.0.1 --temp-dir "$work" "$war" \
