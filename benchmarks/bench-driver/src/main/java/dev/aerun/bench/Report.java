@@ -1,10 +1,18 @@
 package dev.aerun.bench;
 
+import static dev.aerun.bench.Stats.byPeer;
+import static dev.aerun.bench.Stats.medians;
+import static dev.aerun.bench.Stats.sums;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.aerun.bench.Results.CapacityRound;
+import dev.aerun.bench.Results.CapacityRow;
 import dev.aerun.bench.Results.ColdStartRow;
+import dev.aerun.bench.Results.CpuRow;
 import dev.aerun.bench.Results.EchoRow;
-import dev.aerun.bench.Results.TargetRow;
+import dev.aerun.bench.Results.LatencyRow;
+import dev.aerun.bench.Stats.Spread;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,43 +20,56 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.DoubleFunction;
-import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
  * The report of a run, in its results folder: {@code results.json} (every figure), {@code
- * summary.md} (one table per scenario, with the ratios HttpConnector / bare and legacy /
- * HttpConnector, and the project's targets met, missed or within noise) and {@code charts/*.svg}.
+ * summary.md} (the targets met, missed or within noise, then one table per scenario: a column per
+ * peer, then the ratios HttpConnector / bare, legacy / HttpConnector and each {@code --peer} /
+ * bare) and {@code charts/*.svg}.
  */
 final class Report {
+  private static final Map<String, String> COLORS =
+      Map.of("bare", "#8c8c8c", "http", "#1f77b4", "legacy", "#ff7f0e", "legacy-tcp", "#d62728");
+  private static final List<String> MORE_COLORS =
+      List.of("#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22");
+
+  /**
+   * A table row: one figure of each peer (a median and its spread), written with {@code format}.
+   */
+  private record Row(String name, Map<String, Spread> byPeer, DoubleFunction<String> format) {}
+
   private final Results results;
+  private final List<Peer> peers;
+  private final Path chartDir;
+  private final boolean quick;
   private final StringBuilder md = new StringBuilder();
-  private final ReportTables t;
+  private final List<String> charts = new ArrayList<>();
 
   private Report(Results results, List<Peer> peers, Path out) {
     this.results = results;
-    this.t = new ReportTables(md, peers, out.resolve("charts"));
+    this.peers = peers;
+    this.chartDir = out.resolve("charts");
+    this.quick = results.meta.profile().equals("quick");
   }
 
   static void write(Results results, BenchOptions options, Path out) throws IOException {
     Files.createDirectories(out.resolve("charts"));
-    Report report = new Report(results, options.peers(), out);
     results.targets.clear();
     results.targets.addAll(Targets.evaluate(results));
     results.measurementProblems.clear();
     results.measurementProblems.addAll(Targets.measurementProblems(results));
-    report.markdown(options);
+    Report report = new Report(results, options.peers(), out);
+    report.markdown();
     Files.writeString(out.resolve("summary.md"), report.md);
     ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     json.writeValue(out.resolve("results.json").toFile(), results);
   }
 
-  // ---- Markdown -------------------------------------------------------------------------------
-
-  private void markdown(BenchOptions options) throws IOException {
+  private void markdown() throws IOException {
     Results.Meta meta = results.meta;
     md.append("# aerun benchmarks: ").append(meta.profile()).append(" profile\n\n");
     md.append(
@@ -68,24 +89,22 @@ final class Report {
     md.append("Command: `").append(meta.command()).append("`\n\n");
     md.append(machineNote(meta));
     md.append(
-        "Peers, each its own server JVM with the same flags and the same WAR: **bare Jetty**"
-            + " (a plain WebAppContext, no runtime code), **HttpConnector** (the runtime's"
-            + " HttpConnector mode), **legacy** (legacy RPC mode, in-process gRPC: the"
-            + " launcher's default) and **legacy (tcp)** (legacy RPC mode, gRPC over loopback"
-            + " TCP), and any peer given with `--peer`. Ratios: *HttpConnector / bare* (1.00 means as cheap as bare Jetty) and"
-            + " *legacy / HttpConnector* (what legacy mode costs over HttpConnector mode). What"
-            + " each figure means: docs/BENCHMARKS.md.\n\n");
+        "Peers, each its own server JVM with the same flags and the same WAR: **bare Jetty** (a"
+            + " plain WebAppContext, no runtime code), **HttpConnector** (the runtime's"
+            + " HttpConnector mode), **legacy** (legacy RPC mode, in-process gRPC: the launcher's"
+            + " default) and **legacy (tcp)** (legacy RPC mode, gRPC over loopback TCP), and any"
+            + " peer given with `--peer`. Ratios: *HttpConnector / bare* (1.00 means as cheap as"
+            + " bare Jetty) and *legacy / HttpConnector* (what legacy mode costs over HttpConnector"
+            + " mode). What each figure means: docs/BENCHMARKS.md.\n\n");
     generator();
     steal();
     if (!results.measurementProblems.isEmpty()) {
       md.append("> **Measurement problems**: bare Jetty does the least work of the peers on the")
           .append(" same app, yet\n");
-      for (String problem : results.measurementProblems) {
-        md.append("> - ").append(problem).append('\n');
-      }
+      results.measurementProblems.forEach(p -> md.append("> - ").append(p).append('\n'));
       md.append('\n');
     }
-    if (meta.profile().equals("quick")) {
+    if (quick) {
       md.append(
           "> The quick profile checks that everything runs and gives rough figures; compare"
               + " peers with the full profile.\n\n");
@@ -94,19 +113,16 @@ final class Report {
     for (String ee : BenchOptions.EES) {
       echo(ee);
     }
-    TimingReport timing = new TimingReport(results, t);
-    timing.cpu();
-    timing.latency(5 * 1024);
-    timing.latency(1024 * 1024);
-    timing.capacity();
+    cpu();
+    latency(5 * 1024);
+    latency(1024 * 1024);
+    capacity();
     coldStart();
     processes();
     failures();
-    if (!t.charts.isEmpty()) {
+    if (!charts.isEmpty()) {
       md.append("## Charts\n\n");
-      for (String chart : t.charts) {
-        md.append("![").append(chart).append("](charts/").append(chart).append(")\n\n");
-      }
+      charts.forEach(c -> md.append("![").append(c).append("](charts/").append(c).append(")\n\n"));
     }
   }
 
@@ -197,50 +213,15 @@ final class Report {
             + " holds across the whole spread, missed when it fails across it, and *within noise*"
             + " when the spread covers the difference.\n\n");
     md.append("| Target | This run | Verdict |\n|---|---|---|\n");
-    for (TargetRow row : results.targets) {
-      md.append("| ")
-          .append(row.target())
-          .append(" | ")
-          .append(row.figure())
-          .append(" | ")
-          .append(verdict(row.verdict()))
-          .append(" |\n");
-    }
-    md.append('\n');
-  }
-
-  private static String verdict(String verdict) {
-    return switch (verdict) {
-      case "met" -> "met";
-      case "missed" -> "**MISSED**";
-      case "within noise" -> "*within noise*";
-      default -> verdict;
-    };
-  }
-
-  /**
-   * The allocation per request of each server JVM a peer ran the echo in, lowest to highest: the
-   * JIT compiler's choices differ between JVMs, and the 4 KiB target is judged on this spread.
-   */
-  private void echoSpread(List<Long> sizes, Function<Long, Map<String, List<EchoRow>>> bySize) {
-    md.append("Per server JVM (each the median of its windows), lowest to highest:\n\n");
-    t.header("Size", List.of());
-    for (long size : sizes) {
-      md.append("| ").append(size(size));
-      Map<String, List<EchoRow>> byPeer = bySize.apply(size);
-      for (Peer peer : t.peers) {
-        List<EchoRow> jvms = byPeer.getOrDefault(peer.id, List.of());
-        md.append(" | ")
-            .append(
-                jvms.isEmpty()
-                    ? "–"
-                    : jvms.stream()
-                        .mapToDouble(EchoRow::allocatedBytesPerRequest)
-                        .sorted()
-                        .mapToObj(Report::bytes)
-                        .collect(Collectors.joining(", ")));
-      }
-      md.append(" |\n");
+    for (Results.TargetRow row : results.targets) {
+      String verdict =
+          switch (row.verdict()) {
+            case Verdicts.MISSED -> "**MISSED**";
+            case Verdicts.WITHIN_NOISE -> "*within noise*";
+            default -> row.verdict();
+          };
+      md.append("| ").append(row.target()).append(" | ").append(row.figure());
+      md.append(" | ").append(verdict).append(" |\n");
     }
     md.append('\n');
   }
@@ -252,120 +233,350 @@ final class Report {
     }
     List<Long> sizes = new ArrayList<>(new TreeSet<>(rows.stream().map(EchoRow::size).toList()));
     String eeName = ee.toUpperCase(Locale.ROOT);
-    // One row per server JVM a peer ran the echo in: the tables show their median.
-    Function<Long, Map<String, List<EchoRow>>> bySize =
-        size ->
-            rows.stream()
-                .filter(r -> r.size() == size)
-                .collect(Collectors.groupingBy(EchoRow::peer));
-
+    int jvms = rows.stream().mapToInt(EchoRow::round).max().orElse(1);
     md.append("## Echo: bytes allocated per request, whole server process (")
         .append(eeName)
         .append(")\n\n");
     md.append(
         "One request at a time, request body = response body; every live thread of the server"
             + " process, the stats request's own allocation taken off.");
-    int jvms = rows.stream().mapToInt(EchoRow::round).max().orElse(1);
     if (jvms > 1) {
       md.append(" The median of the peer's server JVMs (up to ")
           .append(jvms)
           .append(", the peers interleaved; legacy mode's peers in one).");
     }
     md.append("\n\n");
-    t.table(
-        "Size",
-        sizes.stream().map(Report::size).toList(),
-        sizes.stream()
-            .map(
-                size ->
-                    ReportTables.values(
-                        bySize.apply(size),
-                        r -> Targets.echoMedian(r, EchoRow::allocatedBytesPerRequest)))
-            .toList(),
-        Report::bytes);
+    // One row per server JVM a peer ran the echo in: the tables show their median.
+    List<Row> allocated = echoRows(rows, sizes, EchoRow::allocatedBytesPerRequest, Report::bytes);
+    table("Size", allocated, true);
     if (jvms > 1) {
-      echoSpread(sizes, bySize);
+      md.append("Per server JVM (each the median of its windows), lowest to highest:\n\n");
+      header("Size", List.of());
+      for (long size : sizes) {
+        md.append("| ").append(size(size));
+        for (Peer peer : peers) {
+          String each =
+              rows.stream()
+                  .filter(r -> r.size() == size && r.peer().equals(peer.id))
+                  .mapToDouble(EchoRow::allocatedBytesPerRequest)
+                  .sorted()
+                  .mapToObj(Report::bytes)
+                  .collect(Collectors.joining(", "));
+          md.append(" | ").append(each.isEmpty() ? "–" : each);
+        }
+        md.append(" |\n");
+      }
+      md.append('\n');
     }
     md.append("## Echo: heap in use after a full GC inside the servlet (")
         .append(eeName)
         .append(")\n\n");
     md.append("Halfway through an echo, median of the samples.\n\n");
-    t.table(
-        "Size",
-        sizes.stream().map(Report::size).toList(),
-        sizes.stream()
-            .map(
-                size ->
-                    ReportTables.values(
-                        bySize.apply(size), r -> Targets.echoMedian(r, EchoRow::heapAfterGcBytes)))
-            .toList(),
-        Report::bytes);
+    List<Row> heap = echoRows(rows, sizes, EchoRow::heapAfterGcBytes, Report::bytes);
+    table("Size", heap, true);
     md.append("Of which held for the request: the same less the heap at rest (after a full GC at")
         .append(" the end of an empty echo sent right after). Differences of a few hundred KiB")
         .append(" are the noise of a full GC's result.\n\n");
-    List<Map<String, Double>> held =
-        sizes.stream()
-            .map(
-                size ->
-                    ReportTables.values(
-                        bySize.apply(size),
-                        r ->
-                            Targets.echoMedian(
-                                r,
-                                e ->
-                                    e.heapAtRestBytes() < 0
-                                        ? Double.NaN
-                                        : (double) (e.heapAfterGcBytes() - e.heapAtRestBytes()))))
-            .toList();
-    t.table(
-        "Size",
-        sizes.stream().map(Report::size).toList(),
-        held,
-        held.stream().map(h -> (DoubleFunction<String>) Report::signedBytes).toList(),
-        false);
-    List<String> groups = sizes.stream().map(Report::size).toList();
-    t.chart(
+    ToDoubleFunction<EchoRow> held =
+        e -> e.heapAtRestBytes() < 0 ? Double.NaN : e.heapAfterGcBytes() - e.heapAtRestBytes();
+    table("Size", echoRows(rows, sizes, held, Report::signedBytes), false);
+    chart(
         "echo-allocation-" + ee + ".svg",
         "Allocated per echo request, whole server (" + eeName + ")",
         "bytes per request",
-        groups,
-        p ->
-            sizes.stream()
-                .mapToDouble(
-                    s ->
-                        ReportTables.value(
-                            bySize.apply(s),
-                            p,
-                            r -> Targets.echoMedian(r, EchoRow::allocatedBytesPerRequest)))
-                .toArray(),
+        allocated,
         true,
         Report::bytes);
-    t.chart(
+    chart(
         "echo-heap-" + ee + ".svg",
         "Heap after GC inside the servlet, mid-echo (" + eeName + ")",
         "heap in use",
-        groups,
-        p ->
-            sizes.stream()
-                .mapToDouble(
-                    s ->
-                        ReportTables.value(
-                            bySize.apply(s),
-                            p,
-                            r -> Targets.echoMedian(r, EchoRow::heapAfterGcBytes)))
-                .toArray(),
+        heap,
         false,
         Report::bytes);
   }
 
-  private void coldStart() throws IOException {
-    if (results.coldStart.isEmpty()) {
+  /** One row per echo size: each peer's median over its server JVMs of {@code figure}. */
+  private static List<Row> echoRows(
+      List<EchoRow> rows,
+      List<Long> sizes,
+      ToDoubleFunction<EchoRow> figure,
+      DoubleFunction<String> format) {
+    return sizes.stream()
+        .map(
+            size ->
+                new Row(
+                    size(size),
+                    medians(
+                        rows.stream().filter(r -> r.size() == size).toList(),
+                        EchoRow::peer,
+                        figure),
+                    format))
+        .toList();
+  }
+
+  private void cpu() throws IOException {
+    List<CpuRow> rows = results.cpu;
+    if (rows.isEmpty()) {
       return;
     }
-    Map<String, ColdStartRow> rows =
-        results.coldStart.stream()
-            .collect(Collectors.toMap(ColdStartRow::peer, r -> r, (a, b) -> a));
-    int samples = results.coldStart.get(0).startMillis().size();
+    double rate = rows.get(0).targetRate();
+    md.append(
+        String.format(Locale.ROOT, "## CPU: 1 KiB request, 32 KiB response at %.0f/s%n%n", rate));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "Server process CPU time (all threads, JIT and GC included) over the measured window,"
+                + " per answered request; median (min–max) of %d interleaved rounds. *Without"
+                + " JIT* takes off the CPU time of the JIT compiler threads in the window (the"
+                + " steady state; the targets use it); *net of idle* takes off what the same"
+                + " server used idle. ≈ marks a ratio within noise.%n%n",
+            rounds(rows.stream().map(CpuRow::peer).toList())));
+    Row gross =
+        new Row(
+            "CPU per request",
+            byPeer(rows, CpuRow::peer, CpuRow::cpuMicrosPerRequest),
+            Report::microsWhole);
+    Row net =
+        new Row(
+            "CPU per request, without JIT",
+            byPeer(rows, CpuRow::peer, CpuRow::cpuMicrosPerRequestNetOfJit),
+            Report::microsWhole);
+    table(
+        "Figure",
+        List.of(
+            gross,
+            net,
+            new Row(
+                "CPU per request, net of idle",
+                byPeer(rows, CpuRow::peer, CpuRow::cpuMicrosPerRequestNetOfIdle),
+                Report::microsWhole),
+            new Row(
+                "Allocated per request",
+                byPeer(rows, CpuRow::peer, r -> r.allocatedBytesPerRequest() / 1024),
+                v -> String.format(Locale.ROOT, "%.2f KiB", v))),
+        true);
+    table(
+        "Figure (median of the rounds)",
+        List.of(
+            new Row(
+                "Achieved rate (req/s)",
+                medians(rows, CpuRow::peer, CpuRow::achievedRate),
+                Report::rate),
+            new Row("Errors (all rounds)", sums(rows, CpuRow::peer, CpuRow::errors), Report::count),
+            new Row(
+                "Idle CPU (ms/s)",
+                medians(rows, CpuRow::peer, CpuRow::idleCpuMillisPerSecond),
+                Report::tenths),
+            new Row(
+                "JIT compiler threads' CPU in the window (ms)",
+                medians(rows, CpuRow::peer, CpuRow::jitMillis),
+                Report::count),
+            new Row(
+                "GC pauses in the window (ms)",
+                medians(rows, CpuRow::peer, CpuRow::gcPauseMillis),
+                Report::count),
+            generatorLag(rows, CpuRow::peer, CpuRow::lag),
+            generatorCpu(rows, CpuRow::peer, CpuRow::lag),
+            notMeasurable(rows, CpuRow::peer, CpuRow::lag),
+            new Row(
+                "Hypervisor steal (%)",
+                medians(rows, CpuRow::peer, CpuRow::stealPercent), Report::tenths),
+            disturbed(rows, CpuRow::peer, CpuRow::stealPercent)),
+        false);
+    chart(
+        "cpu-per-request.svg",
+        String.format(Locale.ROOT, "Server CPU per request (1 KiB in, 32 KiB out, %.0f/s)", rate),
+        "CPU µs per request",
+        List.of(new Row("gross", gross.byPeer(), null), new Row("without JIT", net.byPeer(), null)),
+        false,
+        Report::micros);
+  }
+
+  private void latency(long size) throws IOException {
+    List<LatencyRow> rows = results.latency.stream().filter(r -> r.responseSize() == size).toList();
+    if (rows.isEmpty()) {
+      return;
+    }
+    double rate = rows.get(0).targetRate();
+    md.append(
+        String.format(
+            Locale.ROOT, "## Latency: %s responses at %.0f/s, open loop%n%n", size(size), rate));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "Milliseconds from each request's scheduled send time to its complete response"
+                + " (corrected for coordinated omission); median (min–max) of %d interleaved"
+                + " rounds. The generator's lag is how late it got round to each request: a round"
+                + " whose p99 lag is over 10 %% of its p99 is not measurable on this machine.%n%n",
+            rounds(rows.stream().map(LatencyRow::peer).toList())));
+    DoubleFunction<String> ms = v -> String.format(Locale.ROOT, "%.2f ms", v);
+    List<Row> percentiles =
+        List.of(
+            new Row("p50", byPeer(rows, LatencyRow::peer, r -> r.latencyMillis().p50()), ms),
+            new Row("p90", byPeer(rows, LatencyRow::peer, r -> r.latencyMillis().p90()), ms),
+            new Row("p99", byPeer(rows, LatencyRow::peer, r -> r.latencyMillis().p99()), ms),
+            new Row("p99.9", byPeer(rows, LatencyRow::peer, r -> r.latencyMillis().p999()), ms),
+            new Row(
+                "max",
+                byPeer(rows, LatencyRow::peer, r -> r.latencyMillis().max()),
+                v -> String.format(Locale.ROOT, "%.1f ms", v)));
+    table("Figure", percentiles, true);
+    table(
+        "Figure (median of the rounds)",
+        List.of(
+            new Row(
+                "Target rate (req/s)",
+                medians(rows, LatencyRow::peer, LatencyRow::targetRate),
+                Report::rate),
+            new Row(
+                "Achieved rate (req/s)",
+                medians(rows, LatencyRow::peer, LatencyRow::achievedRate),
+                Report::rate),
+            new Row(
+                "Errors (all rounds)",
+                sums(rows, LatencyRow::peer, LatencyRow::errors),
+                Report::count),
+            generatorLag(rows, LatencyRow::peer, LatencyRow::lag),
+            generatorCpu(rows, LatencyRow::peer, LatencyRow::lag),
+            notMeasurable(rows, LatencyRow::peer, LatencyRow::lag),
+            new Row(
+                "Hypervisor steal (%)",
+                medians(rows, LatencyRow::peer, LatencyRow::stealPercent), Report::tenths),
+            disturbed(rows, LatencyRow::peer, LatencyRow::stealPercent)),
+        false);
+    List<Row> medianPercentiles =
+        percentiles.stream().map(r -> new Row(r.name(), medians(r.byPeer()), r.format())).toList();
+    chart(
+        "latency-" + (size == 1024 * 1024 ? "1mib" : (size / 1024) + "kib") + ".svg",
+        String.format(Locale.ROOT, "Latency, %s responses at %.0f/s (open loop)", size(size), rate),
+        "milliseconds",
+        medianPercentiles,
+        true,
+        Report::millis);
+  }
+
+  private void capacity() throws IOException {
+    List<CapacityRow> rows = results.capacity;
+    if (rows.isEmpty()) {
+      return;
+    }
+    double bound = rows.get(0).p99BoundMillis();
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "## Capacity: small responses (hello), peak and highest rate with p99 ≤ %.0f ms%n%n",
+            bound));
+    md.append(
+        "Each round: the peak, closed loop (16 keep-alive connections, each sending its next"
+            + " request when the previous answer is in), then fixed open-loop rates searched down"
+            + " from that peak (95 %, 90 %, 80 %, … of it, then bisection); a rate passes with no"
+            + " error, p99 under the bound and at least 95 % of it achieved, and is run until two"
+            + " runs agree. A peak or a step run while the hypervisor took more than the allowed"
+            + " steal is run again; *s* is the steal over the run kept and *×n* how many runs it"
+            + " took. Median (min–max) of the rounds; ≈ marks a ratio within noise.\n\n");
+    DoubleFunction<String> reqs = v -> String.format(Locale.ROOT, "%.0f", v);
+    DoubleFunction<String> us = v -> String.format(Locale.ROOT, "%.1f µs", v);
+    List<Row> figures = new ArrayList<>();
+    figures.add(
+        new Row(
+            "Capacity, p99 ≤ bound (req/s)", capacity(rows, CapacityRound::capacityRate), reqs));
+    figures.add(
+        new Row("Peak, closed loop (req/s)", capacity(rows, CapacityRound::peakRate), reqs));
+    figures.add(
+        new Row(
+            "Server CPU per request at the peak",
+            capacity(rows, CapacityRound::serverCpuMicrosPerRequestAtPeak),
+            us));
+    figures.add(
+        new Row(
+            "Server CPU per request at the peak, without JIT",
+            capacity(rows, CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit),
+            us));
+    figures.add(
+        new Row(
+            "Server JIT threads' CPU in the peak run (ms)",
+            capacity(rows, CapacityRound::serverJitCpuMillisAtPeak),
+            reqs));
+    figures.add(
+        new Row(
+            "Generator CPU per request at the peak",
+            capacity(rows, CapacityRound::generatorCpuMicrosPerRequestAtPeak),
+            us));
+    table("Figure", figures, true);
+    md.append(
+        "| Peer | Round: peak (steal) → capacity; steps (rate: p99 / generator lag p99, steal,"
+            + " pass) |\n");
+    md.append("|---|---|\n");
+    for (Peer peer : peers) {
+      rows.stream()
+          .filter(r -> r.peer().equals(peer.id))
+          .findFirst()
+          .ifPresent(
+              row ->
+                  md.append("| ")
+                      .append(peer.label)
+                      .append(" | ")
+                      .append(
+                          row.rounds().stream()
+                              .map(this::round)
+                              .collect(Collectors.joining("<br>")))
+                      .append(" |\n"));
+    }
+    md.append('\n');
+    {
+      chart(
+          "capacity.svg",
+          String.format(Locale.ROOT, "Peak and capacity with p99 ≤ %.0f ms (hello)", bound),
+          "requests per second",
+          List.of(
+              new Row("capacity", medians(capacity(rows, CapacityRound::capacityRate)), null),
+              new Row("peak", medians(capacity(rows, CapacityRound::peakRate)), null)),
+          false,
+          Report::rate);
+    }
+  }
+
+  /** Per peer, the spread of a figure over its capacity rounds. */
+  private static Map<String, Spread> capacity(
+      List<CapacityRow> rows, ToDoubleFunction<CapacityRound> figure) {
+    return byPeer(
+        rows.stream()
+            .flatMap(r -> r.rounds().stream().map(round -> Map.entry(r.peer(), round)))
+            .toList(),
+        Map.Entry::getKey,
+        e -> figure.applyAsDouble(e.getValue()));
+  }
+
+  private String round(CapacityRound round) {
+    String capacity = String.format(Locale.ROOT, "%.0f", round.capacityRate());
+    return String.format(
+            Locale.ROOT,
+            "%d: %.0f (s %s) → %s; ",
+            round.round(),
+            round.peakRate(),
+            tenths(round.peakStealPercent()),
+            capacity)
+        + round.steps().stream()
+            .map(
+                s ->
+                    String.format(
+                        Locale.ROOT,
+                        "%.0f: %.2f / %.2f ms, s %s%s %s",
+                        s.targetRate(),
+                        s.p99Millis(),
+                        s.lagP99Millis(),
+                        tenths(s.stealPercent()),
+                        s.attempts() > 1 ? " ×" + s.attempts() : "",
+                        s.passed() ? "✓" : "✗"))
+            .collect(Collectors.joining(", "));
+  }
+
+  private void coldStart() throws IOException {
+    List<ColdStartRow> rows = results.coldStart;
+    if (rows.isEmpty()) {
+      return;
+    }
     md.append("## Cold start: hello app (EE10)\n\n");
     md.append(
         String.format(
@@ -373,22 +584,33 @@ final class Report {
             "From starting the server process to the first 200 of `GET /hello` on a new"
                 + " connection, and the resident set size right after it; median of %d (starts"
                 + " the hypervisor's steal disturbed left out when others were not).%n%n",
-            samples));
-    t.table(
+            rows.get(0).startMillis().size()));
+    Row start =
+        new Row(
+            "Start to first 200",
+            medians(rows, ColdStartRow::peer, ColdStartRow::medianStartMillis),
+            Report::millisCoarse);
+    table(
         "Figure",
-        List.of("Start to first 200", "RSS after the first request", "Highest steal in a start"),
         List.of(
-            ReportTables.values(rows, ColdStartRow::medianStartMillis),
-            ReportTables.values(rows, r -> (double) r.medianRssBytes()),
-            ReportTables.values(
-                rows, r -> r.stealPercent().stream().mapToDouble(d -> d).max().orElse(Double.NaN))),
-        List.of(Report::millisCoarse, Report::bytes, Steal::percent));
-    t.chart(
+            start,
+            new Row(
+                "RSS after the first request",
+                medians(rows, ColdStartRow::peer, ColdStartRow::medianRssBytes),
+                Report::bytes),
+            new Row(
+                "Highest steal in a start",
+                medians(
+                    rows,
+                    ColdStartRow::peer,
+                    r -> r.stealPercent().stream().mapToDouble(d -> d).max().orElse(Double.NaN)),
+                Steal::percent)),
+        true);
+    chart(
         "cold-start.svg",
         "Cold start: process start to first 200 (hello, EE10)",
         "milliseconds",
-        List.of("start to first 200"),
-        p -> new double[] {ReportTables.value(rows, p, ColdStartRow::medianStartMillis)},
+        List.of(new Row("start to first 200", start.byPeer(), null)),
         false,
         Report::millisCoarse);
   }
@@ -404,7 +626,7 @@ final class Report {
           String.format(
               Locale.ROOT,
               "| %s | %s | %s | %d | %s |%n",
-              t.label(row.peer()),
+              label(row.peer()),
               row.ee().toUpperCase(Locale.ROOT),
               bytes(row.peakRssBytes()),
               row.threads(),
@@ -428,6 +650,161 @@ final class Report {
               failure.message().lines().findFirst().orElse("").replace("|", "\\|")));
     }
     md.append('\n');
+  }
+
+  // ---- Tables and charts ----------------------------------------------------------------------
+
+  /** Rows of the generator's lag, cost and measurability, per peer, over fixed-rate phases. */
+  private static <T> Row generatorLag(
+      List<T> rows,
+      java.util.function.Function<T, String> peer,
+      java.util.function.Function<T, Results.PhaseLag> lag) {
+    return new Row(
+        "Generator lag p99 (ms)",
+        medians(rows, peer, r -> lag.apply(r).p99Millis()),
+        Report::millis);
+  }
+
+  private static <T> Row generatorCpu(
+      List<T> rows,
+      java.util.function.Function<T, String> peer,
+      java.util.function.Function<T, Results.PhaseLag> lag) {
+    return new Row(
+        "Generator CPU per request",
+        medians(rows, peer, r -> lag.apply(r).cpuMicrosPerRequest()),
+        Report::micros);
+  }
+
+  private static <T> Row notMeasurable(
+      List<T> rows,
+      java.util.function.Function<T, String> peer,
+      java.util.function.Function<T, Results.PhaseLag> lag) {
+    return new Row(
+        "Rounds not measurable (lag)",
+        sums(rows, peer, r -> lag.apply(r).measurable() ? 0 : 1),
+        Report::count);
+  }
+
+  /** The rounds the hypervisor still disturbed after their re-runs, per peer. */
+  private <T> Row disturbed(
+      List<T> rows, java.util.function.Function<T, String> peer, ToDoubleFunction<T> steal) {
+    return new Row(
+        "Rounds disturbed (steal)",
+        sums(
+            rows,
+            peer,
+            r ->
+                results.steal != null && steal.applyAsDouble(r) > results.steal.maxPercent()
+                    ? 1
+                    : 0),
+        Report::count);
+  }
+
+  /** How many rounds each peer ran, from the rows' peers. */
+  private static int rounds(List<String> peerOfEachRow) {
+    long peers = peerOfEachRow.stream().distinct().count();
+    return peers == 0 ? 0 : Math.max(1, peerOfEachRow.size() / (int) peers);
+  }
+
+  /** The ratio columns: {numerator, denominator, title}. */
+  private List<String[]> ratioColumns() {
+    List<String[]> columns = new ArrayList<>();
+    if (has("http") && has("bare")) {
+      columns.add(new String[] {"http", "bare", "HttpConnector / bare"});
+    }
+    if (has("legacy") && has("http")) {
+      columns.add(new String[] {"legacy", "http", "legacy / HttpConnector"});
+    }
+    if (has("legacy-tcp") && has("http")) {
+      columns.add(new String[] {"legacy-tcp", "http", "legacy (tcp) / HttpConnector"});
+    }
+    for (Peer peer : peers) {
+      if (peer.isCustom() && has("bare")) {
+        columns.add(new String[] {peer.id, "bare", peer.label + " / bare"});
+      }
+    }
+    return columns;
+  }
+
+  private boolean has(String peer) {
+    return peers.stream().anyMatch(p -> p.id.equals(peer));
+  }
+
+  /**
+   * A table: one row per figure, one column per peer (each cell the median and, with several
+   * measurements, the spread), then with {@code ratios} the ratios of the medians, marked ≈ where
+   * two spreads overlap (within noise).
+   */
+  private void table(String first, List<Row> rows, boolean ratios) {
+    List<String[]> columns = ratios ? ratioColumns() : List.of();
+    header(first, columns);
+    for (Row row : rows) {
+      md.append("| ").append(row.name());
+      for (Peer peer : peers) {
+        Spread v = row.byPeer().get(peer.id);
+        md.append(" | ").append(v == null ? "–" : v.format(row.format()));
+      }
+      for (String[] ratio : columns) {
+        md.append(" | ").append(ratio(row.byPeer().get(ratio[0]), row.byPeer().get(ratio[1])));
+      }
+      md.append(" |\n");
+    }
+    md.append('\n');
+  }
+
+  /** A table's header: {@code first}, one column per peer, then the ratio columns. */
+  private void header(String first, List<String[]> ratioColumns) {
+    md.append("| ").append(first);
+    peers.forEach(p -> md.append(" | ").append(p.label));
+    ratioColumns.forEach(r -> md.append(" | ").append(r[2]));
+    md.append(" |\n|---").append("|---:".repeat(peers.size() + ratioColumns.size())).append("|\n");
+  }
+
+  private static String ratio(Spread a, Spread b) {
+    if (a == null || b == null || !a.known() || !b.known() || b.median() == 0) {
+      return "–";
+    }
+    double r = a.median() / b.median();
+    String text = String.format(Locale.ROOT, r >= 100 ? "%.0f×" : r >= 10 ? "%.1f×" : "%.2f×", r);
+    boolean spreads = a.values().size() > 1 && b.values().size() > 1;
+    return spreads && Verdicts.overlap(a, b) ? "≈ " + text : text;
+  }
+
+  /** A grouped bar chart: one group per row, one bar per peer (its median). */
+  private void chart(
+      String file,
+      String title,
+      String axis,
+      List<Row> groups,
+      boolean log,
+      DoubleFunction<String> format)
+      throws IOException {
+    List<Charts.Series> series = new ArrayList<>();
+    int custom = 0;
+    for (Peer peer : peers) {
+      String color = COLORS.get(peer.id);
+      if (color == null) {
+        color = MORE_COLORS.get(custom++ % MORE_COLORS.size());
+      }
+      double[] values =
+          groups.stream()
+              .mapToDouble(g -> g.byPeer().getOrDefault(peer.id, Spread.NONE).median())
+              .toArray();
+      series.add(new Charts.Series(peer.label, color, values));
+    }
+    // Byte axes tick at 1 KiB, 32 KiB, 1 MiB…; the others at powers of ten.
+    double logBase = axis.contains("bytes") || axis.contains("heap") ? 32 : 10;
+    List<String> names = groups.stream().map(Row::name).toList();
+    Charts.groupedBars(chartDir.resolve(file), title, axis, names, series, log, logBase, format);
+    charts.add(file);
+  }
+
+  private String label(String peerId) {
+    return peers.stream()
+        .filter(p -> p.id.equals(peerId))
+        .map(p -> p.label)
+        .findFirst()
+        .orElse(peerId);
   }
 
   // ---- Formats --------------------------------------------------------------------------------
@@ -463,21 +840,22 @@ final class Report {
     if (bytes % (1024 * 1024) == 0) {
       return bytes / (1024 * 1024) + " MiB";
     }
-    if (bytes % 1024 == 0) {
-      return bytes / 1024 + " KiB";
-    }
-    return bytes + " B";
+    return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
   }
 
   static String micros(double v) {
     return String.format(Locale.ROOT, v >= 100 ? "%.0f µs" : "%.1f µs", v);
   }
 
+  private static String microsWhole(double v) {
+    return String.format(Locale.ROOT, "%.0f µs", v);
+  }
+
   static String millis(double v) {
     return String.format(Locale.ROOT, v >= 100 ? "%.0f ms" : v >= 1 ? "%.2f ms" : "%.3f ms", v);
   }
 
-  static String millisCoarse(double v) {
+  private static String millisCoarse(double v) {
     return String.format(Locale.ROOT, "%.0f ms", v);
   }
 
@@ -485,12 +863,12 @@ final class Report {
     return String.format(Locale.ROOT, "%.0f", v);
   }
 
-  static String count(double v) {
+  private static String count(double v) {
     return String.format(Locale.ROOT, "%.0f", v);
   }
 
-  static Optional<Double> ratioOf(Double a, Double b) {
-    return a == null || b == null || b == 0 ? Optional.empty() : Optional.of(a / b);
+  private static String tenths(double v) {
+    return Double.isNaN(v) ? "?" : String.format(Locale.ROOT, "%.1f", v);
   }
 
   /** Other processes' CPU over the run above which its timing figures are not to be trusted. */

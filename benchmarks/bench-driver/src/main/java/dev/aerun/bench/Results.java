@@ -9,72 +9,20 @@ import org.HdrHistogram.Histogram;
  * unit their name says, rates are requests per second.
  */
 final class Results {
-  Meta meta;
-  final List<PeerInfo> peers = new ArrayList<>();
-  final List<EchoRow> echo = new ArrayList<>();
-  final List<CpuRow> cpu = new ArrayList<>();
-  final List<LatencyRow> latency = new ArrayList<>();
-  final List<CapacityRow> capacity = new ArrayList<>();
-  final List<ColdStartRow> coldStart = new ArrayList<>();
-  final List<ProcessRow> processes = new ArrayList<>();
-  final List<TargetRow> targets = new ArrayList<>();
-  final List<String> measurementProblems = new ArrayList<>();
-  Generator generator;
-  StealSummary steal;
-  final List<Failure> failures = new ArrayList<>();
-
-  // Public getters for Jackson, in the order the file lists them.
-  public Meta getMeta() {
-    return meta;
-  }
-
-  public List<PeerInfo> getPeers() {
-    return peers;
-  }
-
-  public List<EchoRow> getEcho() {
-    return echo;
-  }
-
-  public List<CpuRow> getCpu() {
-    return cpu;
-  }
-
-  public List<LatencyRow> getLatency() {
-    return latency;
-  }
-
-  public List<CapacityRow> getCapacity() {
-    return capacity;
-  }
-
-  public List<ColdStartRow> getColdStart() {
-    return coldStart;
-  }
-
-  public List<ProcessRow> getProcesses() {
-    return processes;
-  }
-
-  public List<TargetRow> getTargets() {
-    return targets;
-  }
-
-  public List<String> getMeasurementProblems() {
-    return measurementProblems;
-  }
-
-  public Generator getGenerator() {
-    return generator;
-  }
-
-  public StealSummary getSteal() {
-    return steal;
-  }
-
-  public List<Failure> getFailures() {
-    return failures;
-  }
+  // Public for Jackson, in the order the file lists them.
+  public Meta meta;
+  public final List<PeerInfo> peers = new ArrayList<>();
+  public final List<EchoRow> echo = new ArrayList<>();
+  public final List<CpuRow> cpu = new ArrayList<>();
+  public final List<LatencyRow> latency = new ArrayList<>();
+  public final List<CapacityRow> capacity = new ArrayList<>();
+  public final List<ColdStartRow> coldStart = new ArrayList<>();
+  public final List<ProcessRow> processes = new ArrayList<>();
+  public final List<TargetRow> targets = new ArrayList<>();
+  public final List<String> measurementProblems = new ArrayList<>();
+  public Generator generator;
+  public StealSummary steal;
+  public final List<Failure> failures = new ArrayList<>();
 
   /**
    * The run: what, where, how. {@code otherCpuPercent} (see {@link OtherCpu}) tells whether
