@@ -131,7 +131,7 @@ final class Bench {
             ServerProcess server = startAndEcho(client, peer, ee, 1);
             if (server != null) {
               live.put(peer, server);
-              if (!ee10 || !timing()) {
+              if (!ee10 || !(timing() || options.runs(Scenario.SOAK))) {
                 finish(client, live.remove(peer));
               }
             }
@@ -151,6 +151,9 @@ final class Bench {
                   () -> jfr.record(client, server, timing.cpuLoad()));
             }
           }
+        }
+        if (ee10 && options.runs(Scenario.SOAK)) {
+          soak(client, live.values());
         }
       } finally {
         for (ServerProcess server : live.values()) {
@@ -227,6 +230,43 @@ final class Bench {
         }
       }
     }
+  }
+
+  /**
+   * The soak, every peer's server at once: each is loaded at a steady rate, so that they do not
+   * disturb each other's flatness, and the run takes one soak's time.
+   */
+  private void soak(LoadGenerator client, java.util.Collection<ServerProcess> servers) {
+    progress.note(
+        String.format(
+            Locale.ROOT,
+            "soak at %.0f/s for %.1f min, %d peers side by side",
+            options.soakRate(),
+            options.soak().toSeconds() / 60.0,
+            servers.size()));
+    List<java.util.concurrent.CompletableFuture<Void>> soaks = new ArrayList<>();
+    for (ServerProcess server : servers) {
+      soaks.add(
+          java.util.concurrent.CompletableFuture.runAsync(
+              () -> {
+                try {
+                  Results.SoakRow row =
+                      SoakScenario.run(
+                          client, server, options.soakRate(), options.soak(), progress);
+                  synchronized (results) {
+                    results.soak.add(row);
+                  }
+                } catch (Exception e) {
+                  synchronized (results) {
+                    results.failures.add(
+                        new Failure(server.peer().id, "ee10", "soak", String.valueOf(e)));
+                  }
+                }
+              }));
+    }
+    soaks.forEach(java.util.concurrent.CompletableFuture::join);
+    List<String> order = options.peers().stream().map(p -> p.id).toList();
+    results.soak.sort(java.util.Comparator.comparingInt(r -> order.indexOf(r.peer())));
   }
 
   /** The peers that run the echo scenario in more than one server JVM: all but legacy mode's. */

@@ -1,10 +1,8 @@
 package dev.aerun.bench;
 
-import dev.aerun.bench.reliability.ReliabilityMain;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
  * {@code java -jar benchmarks/bench-driver/target/bench-driver.jar [--quick] [options]}: runs the
@@ -19,10 +17,6 @@ public final class BenchMain {
 
   /** Runs with {@code args}; the exit code: 0 done, 1 failed, 2 a wrong command line. */
   static int run(String[] args) {
-    if (args.length >= 1 && args[0].equals("--reliability")) {
-      return ReliabilityMain.run(
-          Arrays.copyOfRange(args, 1, args.length), defaultRepo(), System.out);
-    }
     for (String arg : args) {
       if (arg.equals("-h") || arg.equals("--help")) {
         System.out.print(BenchOptions.USAGE);

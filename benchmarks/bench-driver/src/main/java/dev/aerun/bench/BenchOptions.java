@@ -2,6 +2,7 @@ package dev.aerun.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -26,6 +27,8 @@ import java.util.Locale;
  * @param repo the repository whose build output is run
  * @param calibrate run the load generator's calibration against wrk instead of the benchmarks
  * @param maxStealPercent the most hypervisor steal a timed phase may see before it is run again
+ * @param soak how long the soak lasts
+ * @param soakRate the soak's steady rate, requests per second
  */
 public record BenchOptions(
     Profile profile,
@@ -40,7 +43,9 @@ public record BenchOptions(
     boolean jfr,
     Path repo,
     boolean calibrate,
-    double maxStealPercent) {
+    double maxStealPercent,
+    Duration soak,
+    double soakRate) {
 
   /** The EE versions the benchmarks know, in report order (each a {@code bench-app-<ee>.war}). */
   static final List<String> EES = List.of("ee10", "ee8", "ee11");
@@ -52,8 +57,6 @@ public record BenchOptions(
       usage: java -jar benchmarks/bench-driver/target/bench-driver.jar [options]
              java -jar benchmarks/bench-driver/target/bench-driver.jar --reload [N]
                (hot reload of the dev server: change-to-new-code time, memory after N reloads)
-             java -jar benchmarks/bench-driver/target/bench-driver.jar --reliability [options]
-               (overload, soak, SIGTERM under load, both modes; --reliability --help)
 
         --quick                 the short profile (under five minutes); default: the full profile
         --out DIR               results folder (default: results/<date>-<profile>)
@@ -62,7 +65,7 @@ public record BenchOptions(
                                 another runtime (repeatable). COMMAND is a template with
                                 {java}, {jvm-flags}, {port} (required) and {war}; the server
                                 must listen on 127.0.0.1:{port}
-        --scenarios LIST        echo,cpu,latency,capacity,coldstart (default: all)
+        --scenarios LIST        echo,cpu,latency,capacity,coldstart (the default), soak
         --echo-sizes LIST       32k,1m,30m (default)
         --echo-rounds N         server JVMs per peer that run the echo scenario, the peers
                                 interleaved; legacy mode's peers run it in one (default: 3,
@@ -72,6 +75,9 @@ public record BenchOptions(
         --jvm-flags "FLAGS"     server JVM flags, the same for every peer
                                 (default: -Xms1g -Xmx1g -XX:+UseG1GC)
         --p99-bound-ms N        capacity: the highest rate whose p99 stays under N ms (default 10)
+        --soak-minutes N        how long the soak lasts, the peers side by side (default 1;
+                                the published figure: 30)
+        --soak-rate N           the soak's steady rate of GET /hello, per peer (default 200)
         --max-steal PCT         run a timed phase again when the hypervisor took more than
                                 PCT % of the machine's CPU during it (/proc/stat steal;
                                 default 3; up to 3 runs in the quick profile, 5 in the full)
@@ -99,7 +105,7 @@ public record BenchOptions(
     Profile profile = Profile.full();
     Path out = null;
     List<Peer> peers = Peer.values();
-    List<Scenario> scenarios = List.of(Scenario.values());
+    List<Scenario> scenarios = Scenario.DEFAULT;
     List<Long> echoSizes = List.of(32L * 1024, 1024L * 1024, 30L * 1024 * 1024);
     List<String> ees = EES;
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -110,6 +116,8 @@ public record BenchOptions(
     boolean calibrate = false;
     double maxSteal = 3;
     Integer echoRounds = null;
+    Duration soak = Duration.ofMinutes(1);
+    double soakRate = 200;
     List<Peer> custom = new ArrayList<>();
     try {
       for (int i = 0; i < args.length; i++) {
@@ -149,6 +157,9 @@ public record BenchOptions(
                       .toList();
           case "--p99-bound-ms" -> p99Bound = Double.parseDouble(value(args, ++i, arg));
           case "--max-steal" -> maxSteal = Double.parseDouble(value(args, ++i, arg));
+          case "--soak-minutes" ->
+              soak = Duration.ofSeconds(Math.round(60 * positive(value(args, ++i, arg), arg)));
+          case "--soak-rate" -> soakRate = positive(value(args, ++i, arg), arg);
           case "--jfr" -> jfr = true;
           case "--repo" -> repo = Path.of(value(args, ++i, arg));
           case "--calibrate" -> calibrate = true;
@@ -201,7 +212,21 @@ public record BenchOptions(
         jfr,
         repo,
         calibrate,
-        maxSteal);
+        maxSteal,
+        soak,
+        soakRate);
+  }
+
+  private static double positive(String text, String option) throws UsageException {
+    try {
+      double value = Double.parseDouble(text);
+      if (value > 0 && Double.isFinite(value)) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // Said below.
+    }
+    throw new UsageException(option + ": expected a positive number, got '" + text + "'");
   }
 
   /** The steal rule of this run's timed phases. */

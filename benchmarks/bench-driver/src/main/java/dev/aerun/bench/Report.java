@@ -12,6 +12,8 @@ import dev.aerun.bench.Results.ColdStartRow;
 import dev.aerun.bench.Results.CpuRow;
 import dev.aerun.bench.Results.EchoRow;
 import dev.aerun.bench.Results.LatencyRow;
+import dev.aerun.bench.Results.SoakRow;
+import dev.aerun.bench.Results.SoakSample;
 import dev.aerun.bench.Stats.Spread;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -118,6 +120,7 @@ final class Report {
     latency(1024 * 1024);
     capacity();
     coldStart();
+    soak();
     processes();
     failures();
     if (!charts.isEmpty()) {
@@ -613,6 +616,80 @@ final class Report {
         List.of(new Row("start to first 200", start.byPeer(), null)),
         false,
         Report::millisCoarse);
+  }
+
+  private void soak() {
+    List<SoakRow> rows = results.soak;
+    if (rows.isEmpty()) {
+      return;
+    }
+    md.append("## Soak: hello at a steady rate\n\n");
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "`GET /hello` at %.0f/s for %.1f minutes, the peers side by side; after a warm-up and"
+                + " after each of %d intervals, the server's heap right after a full collection,"
+                + " its threads and its open file descriptors. Flat: the median of the last third"
+                + " of these samples within %s (or 10 %%) of the first third's for the heap, %d"
+                + " threads, %d descriptors. Slopes are least-squares, per minute.%n%n",
+            rows.get(0).rate(),
+            rows.get(0).minutes(),
+            rows.get(0).samples().size() - 1,
+            bytes(SoakScenario.HEAP_TOLERANCE_BYTES),
+            SoakScenario.THREAD_TOLERANCE,
+            SoakScenario.FD_TOLERANCE));
+    DoubleFunction<String> slope = v -> String.format(Locale.ROOT, "%+.3f", v);
+    DoubleFunction<String> change = v -> String.format(Locale.ROOT, "%+.0f", v);
+    table(
+        "Figure",
+        List.of(
+            new Row("Requests", medians(rows, SoakRow::peer, SoakRow::sent), Report::count),
+            new Row("Not 200", medians(rows, SoakRow::peer, SoakRow::failed), Report::count),
+            new Row(
+                "Latency p50", medians(rows, SoakRow::peer, SoakRow::p50Millis), Report::millis),
+            new Row(
+                "Latency p99", medians(rows, SoakRow::peer, SoakRow::p99Millis), Report::millis),
+            soakRow(
+                rows,
+                "Heap after GC, first sample",
+                s -> s.get(0).heapAfterGcBytes(),
+                Report::bytes),
+            soakRow(
+                rows,
+                "Heap after GC, last sample",
+                s -> s.get(s.size() - 1).heapAfterGcBytes(),
+                Report::bytes),
+            soakRow(
+                rows,
+                "Heap after GC, growth (last third − first)",
+                s -> SoakScenario.growth(s, SoakSample::heapAfterGcBytes),
+                v -> (v < 0 ? "" : "+") + signedBytes(v)),
+            new Row(
+                "Heap slope (KiB/min)",
+                medians(rows, SoakRow::peer, r -> r.heapSlopeBytesPerMinute() / 1024),
+                slope),
+            soakRow(
+                rows, "Threads, growth", s -> SoakScenario.growth(s, SoakSample::threads), change),
+            new Row(
+                "Thread slope (per min)",
+                medians(rows, SoakRow::peer, SoakRow::threadSlopePerMinute),
+                slope),
+            soakRow(
+                rows, "Descriptors, growth", s -> SoakScenario.growth(s, SoakSample::fds), change),
+            new Row(
+                "Descriptor slope (per min)",
+                medians(rows, SoakRow::peer, SoakRow::fdSlopePerMinute),
+                slope)),
+        false);
+  }
+
+  private static Row soakRow(
+      List<SoakRow> rows,
+      String name,
+      ToDoubleFunction<List<SoakSample>> figure,
+      DoubleFunction<String> format) {
+    return new Row(
+        name, medians(rows, SoakRow::peer, r -> figure.applyAsDouble(r.samples())), format);
   }
 
   private void processes() {

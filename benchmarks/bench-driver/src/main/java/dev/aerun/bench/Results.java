@@ -17,6 +17,7 @@ final class Results {
   public final List<LatencyRow> latency = new ArrayList<>();
   public final List<CapacityRow> capacity = new ArrayList<>();
   public final List<ColdStartRow> coldStart = new ArrayList<>();
+  public final List<SoakRow> soak = new ArrayList<>();
   public final List<ProcessRow> processes = new ArrayList<>();
   public final List<TargetRow> targets = new ArrayList<>();
   public final List<String> measurementProblems = new ArrayList<>();
@@ -273,6 +274,32 @@ final class Results {
       double medianStartMillis,
       List<Long> rssBytes,
       long medianRssBytes) {}
+
+  /**
+   * A soak of one peer (see {@link SoakScenario}): a steady rate, the server sampled after each
+   * interval.
+   *
+   * @param failed requests not answered 200 (other statuses, broken connections, no answer)
+   * @param heapSlopeBytesPerMinute least-squares slope of the heap after GC over the samples
+   * @param outOfMemory whether the server's output mentions {@code OutOfMemoryError}
+   */
+  record SoakRow(
+      String peer,
+      double rate,
+      double minutes,
+      long sent,
+      long failed,
+      double p50Millis,
+      double p99Millis,
+      double maxMillis,
+      List<SoakSample> samples,
+      double heapSlopeBytesPerMinute,
+      double threadSlopePerMinute,
+      double fdSlopePerMinute,
+      boolean outOfMemory) {}
+
+  /** A look at the server during a soak: heap after a full GC, threads, open descriptors. */
+  record SoakSample(double elapsedSeconds, long heapAfterGcBytes, int threads, int fds) {}
 
   /** One peer's server process over its whole run. */
   record ProcessRow(String peer, String ee, long peakRssBytes, int threads, String log) {}

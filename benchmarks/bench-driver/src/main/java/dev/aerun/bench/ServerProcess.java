@@ -227,16 +227,6 @@ public final class ServerProcess implements AutoCloseable {
     return process.log();
   }
 
-  /** Sends SIGTERM (a graceful stop) and returns at once. */
-  public void terminate() {
-    process.sendSigterm();
-  }
-
-  /** The exit code once the process has ended within {@code seconds}, else -1 (still running). */
-  public int awaitExit(long seconds) throws InterruptedException {
-    return process.awaitExit(Duration.ofSeconds(seconds)).orElse(-1);
-  }
-
   /** Stops the server (SIGTERM, then a kill) and deletes what it unpacked. */
   @Override
   public void close() {

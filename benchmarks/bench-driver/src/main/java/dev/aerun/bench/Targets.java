@@ -85,7 +85,26 @@ final class Targets {
             "%.0f",
             "req/s",
             (h, b) -> Verdicts.atLeast(h, b, 0.95)),
-        coldStart(r));
+        coldStart(r),
+        soak(r));
+  }
+
+  /** Every peer's soak met every criterion of {@link SoakScenario#shortfalls}. */
+  private static TargetRow soak(Results r) {
+    String target =
+        "Soak: every request 200, no OutOfMemoryError; heap after GC, threads and descriptors"
+            + " flat (every peer)";
+    if (r.soak.isEmpty()) {
+      return new TargetRow(target, "–", NOT_MEASURED);
+    }
+    List<String> figures = new ArrayList<>();
+    boolean met = true;
+    for (Results.SoakRow row : r.soak) {
+      List<String> missed = SoakScenario.shortfalls(row);
+      met &= missed.isEmpty();
+      figures.add(row.peer() + ": " + (missed.isEmpty() ? "flat" : String.join(", ", missed)));
+    }
+    return new TargetRow(target, String.join("; ", figures), met ? MET : MISSED);
   }
 
   /** A figure and whether it meets its target. */
