@@ -216,14 +216,20 @@ final class Bench {
               () -> {
                 Results.CapacityRound found = timing.capacity(client, server, port, r);
                 capacityRounds.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(found);
+                String capacity =
+                    Double.isNaN(found.capacityRate())
+                        ? "capacity not resolved in the quick profile"
+                        : String.format(
+                            Locale.ROOT,
+                            "%.0f/s with p99 ≤ %.0f ms (%d steps)",
+                            found.capacityRate(),
+                            options.p99BoundMillis(),
+                            found.steps().size());
                 return String.format(
                     Locale.ROOT,
-                    "peak %.0f/s, %.0f/s with p99 ≤ %.0f ms (%d steps), generator %.1f µs vs"
-                        + " server %.1f µs/request",
+                    "peak %.0f/s, %s, generator %.1f µs vs server %.1f µs/request",
                     found.peakRate(),
-                    found.capacityRate(),
-                    options.p99BoundMillis(),
-                    found.steps().size(),
+                    capacity,
                     found.generatorCpuMicrosPerRequestAtPeak(),
                     found.serverCpuMicrosPerRequestAtPeak());
               });

@@ -478,14 +478,24 @@ final class Report {
             + " runs agree. A peak or a step run while the hypervisor took more than the allowed"
             + " steal is run again; *s* is the steal over the run kept and *×n* how many runs it"
             + " took. Median (min–max) of the rounds; ≈ marks a ratio within noise.\n\n");
+    if (quick) {
+      md.append(
+          "> Capacity and peak throughput: **not resolved in the quick profile**. Two quick runs"
+              + " on a quiet machine differed by up to half in capacity (rounds of 2 s), so the"
+              + " quick profile searches none and runs each round's peak only for the CPU per"
+              + " request at saturation and the generator's cost; the full profile resolves"
+              + " both.\n\n");
+    }
     DoubleFunction<String> reqs = v -> String.format(Locale.ROOT, "%.0f", v);
     DoubleFunction<String> us = v -> String.format(Locale.ROOT, "%.1f µs", v);
     List<Row> figures = new ArrayList<>();
-    figures.add(
-        new Row(
-            "Capacity, p99 ≤ bound (req/s)", capacity(rows, CapacityRound::capacityRate), reqs));
-    figures.add(
-        new Row("Peak, closed loop (req/s)", capacity(rows, CapacityRound::peakRate), reqs));
+    if (!quick) {
+      figures.add(
+          new Row(
+              "Capacity, p99 ≤ bound (req/s)", capacity(rows, CapacityRound::capacityRate), reqs));
+      figures.add(
+          new Row("Peak, closed loop (req/s)", capacity(rows, CapacityRound::peakRate), reqs));
+    }
     figures.add(
         new Row(
             "Server CPU per request at the peak",
@@ -527,7 +537,7 @@ final class Report {
                       .append(" |\n"));
     }
     md.append('\n');
-    {
+    if (!quick) {
       chart(
           "capacity.svg",
           String.format(Locale.ROOT, "Peak and capacity with p99 ≤ %.0f ms (hello)", bound),
@@ -552,14 +562,17 @@ final class Report {
   }
 
   private String round(CapacityRound round) {
-    String capacity = String.format(Locale.ROOT, "%.0f", round.capacityRate());
+    String steal = tenths(round.peakStealPercent());
+    if (quick) {
+      return String.format(Locale.ROOT, "%d: not resolved (s %s)", round.round(), steal);
+    }
     return String.format(
             Locale.ROOT,
-            "%d: %.0f (s %s) → %s; ",
+            "%d: %.0f (s %s) → %.0f; ",
             round.round(),
             round.peakRate(),
-            tenths(round.peakStealPercent()),
-            capacity)
+            steal,
+            round.capacityRate())
         + round.steps().stream()
             .map(
                 s ->

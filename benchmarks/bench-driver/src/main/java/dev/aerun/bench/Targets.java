@@ -4,6 +4,7 @@ import static dev.aerun.bench.Verdicts.MET;
 import static dev.aerun.bench.Verdicts.MISSED;
 import static dev.aerun.bench.Verdicts.NOT_MEASURABLE;
 import static dev.aerun.bench.Verdicts.NOT_MEASURED;
+import static dev.aerun.bench.Verdicts.NOT_RESOLVED;
 import static dev.aerun.bench.Verdicts.WITHIN_NOISE;
 
 import dev.aerun.bench.Results.CapacityRound;
@@ -67,6 +68,7 @@ final class Targets {
             // after the warm-up, differently in every run, and a compiled server costs what is
             // left.
             CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit,
+            true,
             "%.1f",
             "µs without JIT",
             (h, b) -> Verdicts.atMost(h, b, 1.05)),
@@ -75,6 +77,7 @@ final class Targets {
             r,
             "Capacity (small responses, p99 ≤ bound): HttpConnector ≥ 0.95 × bare Jetty",
             CapacityRound::capacityRate,
+            false,
             "%.0f",
             "req/s",
             (h, b) -> Verdicts.atLeast(h, b, 0.95)),
@@ -82,6 +85,7 @@ final class Targets {
             r,
             "Peak throughput (small responses): HttpConnector ≥ 0.95 × bare Jetty",
             CapacityRound::peakRate,
+            false,
             "%.0f",
             "req/s",
             (h, b) -> Verdicts.atLeast(h, b, 0.95)),
@@ -315,16 +319,23 @@ final class Targets {
             .toList());
   }
 
-  /** HttpConnector against bare Jetty on a figure of the capacity rounds. */
+  /**
+   * HttpConnector against bare Jetty on a figure of the capacity rounds; one not {@code resolved}
+   * by the quick profile says so.
+   */
   private static TargetRow atPeak(
       Results r,
       String target,
       ToDoubleFunction<CapacityRound> figure,
+      boolean resolved,
       String format,
       String unit,
       BiFunction<Spread, Spread, String> verdict) {
     Spread h = capacityFigure(r, "http", figure);
     Spread b = capacityFigure(r, "bare", figure);
+    if (!resolved && quick(r) && !r.capacity.isEmpty()) {
+      return new TargetRow(target, "–", NOT_RESOLVED);
+    }
     if (!h.known() || !b.known()) {
       return new TargetRow(target, "–", NOT_MEASURED);
     }
@@ -332,6 +343,11 @@ final class Targets {
       return new TargetRow(target, "bare Jetty: none measured", NOT_MEASURED);
     }
     return ratioRow(target, h, b, format, unit, verdict.apply(h, b));
+  }
+
+  /** Whether the run is the quick profile's, which does not resolve capacity and peak. */
+  static boolean quick(Results r) {
+    return r.meta != null && r.meta.profile().equals("quick");
   }
 
   private static TargetRow coldStart(Results r) {
@@ -389,7 +405,8 @@ final class Targets {
         String figure = "p99 latency, " + Report.size(size);
         problem(problems, peer, figure, p99Spread(r, peer, size), p99Spread(r, "bare", size), true);
       }
-      if (capacityFigure(r, peer, CapacityRound::peakRate).known()
+      if (!quick(r)
+          && capacityFigure(r, peer, CapacityRound::peakRate).known()
           && capacityFigure(r, "bare", CapacityRound::peakRate).known()) {
         peakProblem(r, problems, peer, "capacity", CapacityRound::capacityRate, false);
         peakProblem(r, problems, peer, "peak throughput", CapacityRound::peakRate, false);

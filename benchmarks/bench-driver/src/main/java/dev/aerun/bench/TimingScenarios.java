@@ -186,7 +186,7 @@ final class TimingScenarios {
         round,
         peak.rate(),
         peak.latency().getValueAtPercentile(99) / 1000.0,
-        found.capacityRate(),
+        profile.resolvesCapacity() ? found.capacityRate() : Double.NaN,
         serverCpu.known() ? serverCpu.totalNanos() / 1000.0 / answered : Double.NaN,
         serverCpu.known()
             ? (serverCpu.totalNanos() - serverCpu.compilerNanos()) / 1000.0 / answered

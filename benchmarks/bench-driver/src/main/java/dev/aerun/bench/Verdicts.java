@@ -13,6 +13,7 @@ final class Verdicts {
   static final String WITHIN_NOISE = "within noise";
   static final String NOT_MEASURED = "not measured";
   static final String NOT_MEASURABLE = "not measurable on this machine";
+  static final String NOT_RESOLVED = "not resolved in the quick profile";
 
   private Verdicts() {}
 
