@@ -76,7 +76,7 @@ final class Bench {
     bench.results.meta =
         bench.meta(startedAt, (System.nanoTime() - start) / 1e9, commandLine, loadBefore, others);
     bench.jfr.summarise(bench.results);
-    Report.write(bench.results, options, options.out());
+    Report.write(bench.results, options.peers(), options.out());
     bench.progress.note("done: " + options.out().resolve("summary.md"));
     return options.out();
   }

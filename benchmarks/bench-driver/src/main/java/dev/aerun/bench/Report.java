@@ -1,9 +1,5 @@
 package dev.aerun.bench;
 
-import static dev.aerun.bench.Stats.byPeer;
-import static dev.aerun.bench.Stats.medians;
-import static dev.aerun.bench.Stats.sums;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.aerun.bench.Results.CapacityRound;
@@ -24,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.DoubleFunction;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
@@ -38,11 +35,58 @@ final class Report {
       Map.of("bare", "#8c8c8c", "http", "#1f77b4", "legacy", "#ff7f0e", "legacy-tcp", "#d62728");
   private static final List<String> MORE_COLORS =
       List.of("#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22");
+  private static final DoubleFunction<String> US = f("%.0f µs");
+  private static final DoubleFunction<String> US1 = f("%.1f µs");
+  private static final DoubleFunction<String> MS = f("%.2f ms");
+  private static final DoubleFunction<String> WHOLE = f("%.0f");
+  private static final DoubleFunction<String> SLOPE = f("%+.3f");
+  private static final DoubleFunction<String> CHANGE = f("%+.0f");
 
   /**
    * A table row: one figure of each peer (a median and its spread), written with {@code format}.
    */
   private record Row(String name, Map<String, Spread> byPeer, DoubleFunction<String> format) {}
+
+  /** The rows of a table, each a figure of {@code T}'s rows per peer. */
+  private final class Rows<T> {
+    final List<Row> list = new ArrayList<>();
+    final List<T> rows;
+    final Function<T, String> peer;
+
+    Rows(List<T> rows, Function<T, String> peer) {
+      this.rows = rows;
+      this.peer = peer;
+    }
+
+    /** Each peer's median and spread over its rows. */
+    Rows<T> spread(String name, ToDoubleFunction<T> figure, DoubleFunction<String> format) {
+      list.add(new Row(name, Stats.byPeer(rows, peer, figure), format));
+      return this;
+    }
+
+    /** Each peer's median over its rows, as one value. */
+    Rows<T> median(String name, ToDoubleFunction<T> figure, DoubleFunction<String> format) {
+      list.add(new Row(name, Stats.medians(Stats.byPeer(rows, peer, figure)), format));
+      return this;
+    }
+
+    /** Each peer's sum over its rows. */
+    Rows<T> sum(String name, ToDoubleFunction<T> figure) {
+      list.add(new Row(name, Stats.sums(rows, peer, figure), WHOLE));
+      return this;
+    }
+
+    /** The load generator's lag, cost and measurability, and the steal, over fixed-rate phases. */
+    Rows<T> generator(Function<T, Results.PhaseLag> lag, ToDoubleFunction<T> steal) {
+      double max = results.steal == null ? Double.POSITIVE_INFINITY : results.steal.maxPercent();
+      return median("Generator lag p99 (ms)", r -> lag.apply(r).p99Millis(), Report::millis)
+          .median(
+              "Generator CPU per request", r -> lag.apply(r).cpuMicrosPerRequest(), Report::micros)
+          .sum("Rounds not measurable (lag)", r -> lag.apply(r).measurable() ? 0 : 1)
+          .median("Hypervisor steal (%)", steal, Report::tenths)
+          .sum("Rounds disturbed (steal)", r -> steal.applyAsDouble(r) > max ? 1 : 0);
+    }
+  }
 
   private final Results results;
   private final List<Peer> peers;
@@ -55,20 +99,24 @@ final class Report {
     this.results = results;
     this.peers = peers;
     this.chartDir = out.resolve("charts");
-    this.quick = results.meta.profile().equals("quick");
+    this.quick = Targets.quick(results);
   }
 
-  static void write(Results results, BenchOptions options, Path out) throws IOException {
+  static void write(Results results, List<Peer> peers, Path out) throws IOException {
     Files.createDirectories(out.resolve("charts"));
     results.targets.clear();
     results.targets.addAll(Targets.evaluate(results));
     results.measurementProblems.clear();
     results.measurementProblems.addAll(Targets.measurementProblems(results));
-    Report report = new Report(results, options.peers(), out);
+    Report report = new Report(results, peers, out);
     report.markdown();
     Files.writeString(out.resolve("summary.md"), report.md);
     ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     json.writeValue(out.resolve("results.json").toFile(), results);
+  }
+
+  private <T> Rows<T> rows(List<T> rows, Function<T, String> peer) {
+    return new Rows<>(rows, peer);
   }
 
   private void markdown() throws IOException {
@@ -88,8 +136,7 @@ final class Report {
             String.join(" ", meta.jvmFlags()),
             meta.jettyVersion(),
             meta.driverJavaVersion()));
-    md.append("Command: `").append(meta.command()).append("`\n\n");
-    md.append(machineNote(meta));
+    md.append("Command: `").append(meta.command()).append("`\n\n").append(machineNote(meta));
     md.append(
         "Peers, each its own server JVM with the same flags and the same WAR: **bare Jetty** (a"
             + " plain WebAppContext, no runtime code), **HttpConnector** (the runtime's"
@@ -235,11 +282,9 @@ final class Report {
       return;
     }
     List<Long> sizes = new ArrayList<>(new TreeSet<>(rows.stream().map(EchoRow::size).toList()));
-    String eeName = ee.toUpperCase(Locale.ROOT);
+    String name = ee.toUpperCase(Locale.ROOT);
     int jvms = rows.stream().mapToInt(EchoRow::round).max().orElse(1);
-    md.append("## Echo: bytes allocated per request, whole server process (")
-        .append(eeName)
-        .append(")\n\n");
+    md.append("## Echo: bytes allocated per request, whole server process (" + name + ")\n\n");
     md.append(
         "One request at a time, request body = response body; every live thread of the server"
             + " process, the stats request's own allocation taken off.");
@@ -271,9 +316,7 @@ final class Report {
       }
       md.append('\n');
     }
-    md.append("## Echo: heap in use after a full GC inside the servlet (")
-        .append(eeName)
-        .append(")\n\n");
+    md.append("## Echo: heap in use after a full GC inside the servlet (" + name + ")\n\n");
     md.append("Halfway through an echo, median of the samples.\n\n");
     List<Row> heap = echoRows(rows, sizes, EchoRow::heapAfterGcBytes, Report::bytes);
     table("Size", heap, true);
@@ -283,39 +326,30 @@ final class Report {
     ToDoubleFunction<EchoRow> held =
         e -> e.heapAtRestBytes() < 0 ? Double.NaN : e.heapAfterGcBytes() - e.heapAtRestBytes();
     table("Size", echoRows(rows, sizes, held, Report::signedBytes), false);
+    String allocationTitle = "Allocated per echo request, whole server (" + name + ")";
     chart(
         "echo-allocation-" + ee + ".svg",
-        "Allocated per echo request, whole server (" + eeName + ")",
+        allocationTitle,
         "bytes per request",
         allocated,
         true,
         Report::bytes);
-    chart(
-        "echo-heap-" + ee + ".svg",
-        "Heap after GC inside the servlet, mid-echo (" + eeName + ")",
-        "heap in use",
-        heap,
-        false,
-        Report::bytes);
+    String heapTitle = "Heap after GC inside the servlet, mid-echo (" + name + ")";
+    chart("echo-heap-" + ee + ".svg", heapTitle, "heap in use", heap, false, Report::bytes);
   }
 
   /** One row per echo size: each peer's median over its server JVMs of {@code figure}. */
-  private static List<Row> echoRows(
+  private List<Row> echoRows(
       List<EchoRow> rows,
       List<Long> sizes,
       ToDoubleFunction<EchoRow> figure,
       DoubleFunction<String> format) {
-    return sizes.stream()
-        .map(
-            size ->
-                new Row(
-                    size(size),
-                    medians(
-                        rows.stream().filter(r -> r.size() == size).toList(),
-                        EchoRow::peer,
-                        figure),
-                    format))
-        .toList();
+    List<Row> list = new ArrayList<>();
+    for (long size : sizes) {
+      List<EchoRow> sized = rows.stream().filter(r -> r.size() == size).toList();
+      list.addAll(rows(sized, EchoRow::peer).median(size(size), figure, format).list);
+    }
+    return list;
   }
 
   private void cpu() throws IOException {
@@ -335,63 +369,28 @@ final class Report {
                 + " steady state; the targets use it); *net of idle* takes off what the same"
                 + " server used idle. ≈ marks a ratio within noise.%n%n",
             rounds(rows.stream().map(CpuRow::peer).toList())));
-    Row gross =
-        new Row(
-            "CPU per request",
-            byPeer(rows, CpuRow::peer, CpuRow::cpuMicrosPerRequest),
-            Report::microsWhole);
-    Row net =
-        new Row(
-            "CPU per request, without JIT",
-            byPeer(rows, CpuRow::peer, CpuRow::cpuMicrosPerRequestNetOfJit),
-            Report::microsWhole);
-    table(
-        "Figure",
-        List.of(
-            gross,
-            net,
-            new Row(
-                "CPU per request, net of idle",
-                byPeer(rows, CpuRow::peer, CpuRow::cpuMicrosPerRequestNetOfIdle),
-                Report::microsWhole),
-            new Row(
-                "Allocated per request",
-                byPeer(rows, CpuRow::peer, r -> r.allocatedBytesPerRequest() / 1024),
-                v -> String.format(Locale.ROOT, "%.2f KiB", v))),
-        true);
-    table(
-        "Figure (median of the rounds)",
-        List.of(
-            new Row(
-                "Achieved rate (req/s)",
-                medians(rows, CpuRow::peer, CpuRow::achievedRate),
-                Report::rate),
-            new Row("Errors (all rounds)", sums(rows, CpuRow::peer, CpuRow::errors), Report::count),
-            new Row(
-                "Idle CPU (ms/s)",
-                medians(rows, CpuRow::peer, CpuRow::idleCpuMillisPerSecond),
-                Report::tenths),
-            new Row(
-                "JIT compiler threads' CPU in the window (ms)",
-                medians(rows, CpuRow::peer, CpuRow::jitMillis),
-                Report::count),
-            new Row(
-                "GC pauses in the window (ms)",
-                medians(rows, CpuRow::peer, CpuRow::gcPauseMillis),
-                Report::count),
-            generatorLag(rows, CpuRow::peer, CpuRow::lag),
-            generatorCpu(rows, CpuRow::peer, CpuRow::lag),
-            notMeasurable(rows, CpuRow::peer, CpuRow::lag),
-            new Row(
-                "Hypervisor steal (%)",
-                medians(rows, CpuRow::peer, CpuRow::stealPercent), Report::tenths),
-            disturbed(rows, CpuRow::peer, CpuRow::stealPercent)),
-        false);
+    Rows<CpuRow> spreads =
+        rows(rows, CpuRow::peer)
+            .spread("CPU per request", CpuRow::cpuMicrosPerRequest, US)
+            .spread("CPU per request, without JIT", CpuRow::cpuMicrosPerRequestNetOfJit, US)
+            .spread("CPU per request, net of idle", CpuRow::cpuMicrosPerRequestNetOfIdle, US)
+            .spread(
+                "Allocated per request", r -> r.allocatedBytesPerRequest() / 1024, f("%.2f KiB"));
+    table("Figure", spreads.list, true);
+    Rows<CpuRow> medians =
+        rows(rows, CpuRow::peer)
+            .median("Achieved rate (req/s)", CpuRow::achievedRate, WHOLE)
+            .sum("Errors (all rounds)", CpuRow::errors)
+            .median("Idle CPU (ms/s)", CpuRow::idleCpuMillisPerSecond, Report::tenths)
+            .median("JIT compiler threads' CPU in the window (ms)", CpuRow::jitMillis, WHOLE)
+            .median("GC pauses in the window (ms)", CpuRow::gcPauseMillis, WHOLE)
+            .generator(CpuRow::lag, CpuRow::stealPercent);
+    table("Figure (median of the rounds)", medians.list, false);
     chart(
         "cpu-per-request.svg",
         String.format(Locale.ROOT, "Server CPU per request (1 KiB in, 32 KiB out, %.0f/s)", rate),
         "CPU µs per request",
-        List.of(new Row("gross", gross.byPeer(), null), new Row("without JIT", net.byPeer(), null)),
+        List.of(renamed(spreads.list.get(0), "gross"), renamed(spreads.list.get(1), "without JIT")),
         false,
         Report::micros);
   }
@@ -402,9 +401,10 @@ final class Report {
       return;
     }
     double rate = rows.get(0).targetRate();
+    String sized = size(size);
     md.append(
         String.format(
-            Locale.ROOT, "## Latency: %s responses at %.0f/s, open loop%n%n", size(size), rate));
+            Locale.ROOT, "## Latency: %s responses at %.0f/s, open loop%n%n", sized, rate));
     md.append(
         String.format(
             Locale.ROOT,
@@ -413,58 +413,36 @@ final class Report {
                 + " rounds. The generator's lag is how late it got round to each request: a round"
                 + " whose p99 lag is over 10 %% of its p99 is not measurable on this machine.%n%n",
             rounds(rows.stream().map(LatencyRow::peer).toList())));
-    DoubleFunction<String> ms = v -> String.format(Locale.ROOT, "%.2f ms", v);
-    List<Row> percentiles =
-        List.of(
-            new Row("p50", byPeer(rows, LatencyRow::peer, r -> r.latencyMillis().p50()), ms),
-            new Row("p90", byPeer(rows, LatencyRow::peer, r -> r.latencyMillis().p90()), ms),
-            new Row("p99", byPeer(rows, LatencyRow::peer, r -> r.latencyMillis().p99()), ms),
-            new Row("p99.9", byPeer(rows, LatencyRow::peer, r -> r.latencyMillis().p999()), ms),
-            new Row(
-                "max",
-                byPeer(rows, LatencyRow::peer, r -> r.latencyMillis().max()),
-                v -> String.format(Locale.ROOT, "%.1f ms", v)));
-    table("Figure", percentiles, true);
-    table(
-        "Figure (median of the rounds)",
-        List.of(
-            new Row(
-                "Target rate (req/s)",
-                medians(rows, LatencyRow::peer, LatencyRow::targetRate),
-                Report::rate),
-            new Row(
-                "Achieved rate (req/s)",
-                medians(rows, LatencyRow::peer, LatencyRow::achievedRate),
-                Report::rate),
-            new Row(
-                "Errors (all rounds)",
-                sums(rows, LatencyRow::peer, LatencyRow::errors),
-                Report::count),
-            generatorLag(rows, LatencyRow::peer, LatencyRow::lag),
-            generatorCpu(rows, LatencyRow::peer, LatencyRow::lag),
-            notMeasurable(rows, LatencyRow::peer, LatencyRow::lag),
-            new Row(
-                "Hypervisor steal (%)",
-                medians(rows, LatencyRow::peer, LatencyRow::stealPercent), Report::tenths),
-            disturbed(rows, LatencyRow::peer, LatencyRow::stealPercent)),
-        false);
-    List<Row> medianPercentiles =
-        percentiles.stream().map(r -> new Row(r.name(), medians(r.byPeer()), r.format())).toList();
+    Rows<LatencyRow> percentiles =
+        rows(rows, LatencyRow::peer)
+            .spread("p50", r -> r.latencyMillis().p50(), MS)
+            .spread("p90", r -> r.latencyMillis().p90(), MS)
+            .spread("p99", r -> r.latencyMillis().p99(), MS)
+            .spread("p99.9", r -> r.latencyMillis().p999(), MS)
+            .spread("max", r -> r.latencyMillis().max(), f("%.1f ms"));
+    table("Figure", percentiles.list, true);
+    Rows<LatencyRow> medians =
+        rows(rows, LatencyRow::peer)
+            .median("Target rate (req/s)", LatencyRow::targetRate, WHOLE)
+            .median("Achieved rate (req/s)", LatencyRow::achievedRate, WHOLE)
+            .sum("Errors (all rounds)", LatencyRow::errors)
+            .generator(LatencyRow::lag, LatencyRow::stealPercent);
+    table("Figure (median of the rounds)", medians.list, false);
     chart(
         "latency-" + (size == 1024 * 1024 ? "1mib" : (size / 1024) + "kib") + ".svg",
-        String.format(Locale.ROOT, "Latency, %s responses at %.0f/s (open loop)", size(size), rate),
+        String.format(Locale.ROOT, "Latency, %s responses at %.0f/s (open loop)", sized, rate),
         "milliseconds",
-        medianPercentiles,
+        percentiles.list,
         true,
         Report::millis);
   }
 
   private void capacity() throws IOException {
-    List<CapacityRow> rows = results.capacity;
-    if (rows.isEmpty()) {
+    List<CapacityRow> capacityRows = results.capacity;
+    if (capacityRows.isEmpty()) {
       return;
     }
-    double bound = rows.get(0).p99BoundMillis();
+    double bound = capacityRows.get(0).p99BoundMillis();
     md.append(
         String.format(
             Locale.ROOT,
@@ -486,55 +464,45 @@ final class Report {
               + " request at saturation and the generator's cost; the full profile resolves"
               + " both.\n\n");
     }
-    DoubleFunction<String> reqs = v -> String.format(Locale.ROOT, "%.0f", v);
-    DoubleFunction<String> us = v -> String.format(Locale.ROOT, "%.1f µs", v);
-    List<Row> figures = new ArrayList<>();
+    // One row per round: (peer, round).
+    List<Map.Entry<String, CapacityRound>> rounds =
+        capacityRows.stream()
+            .flatMap(r -> r.rounds().stream().map(round -> Map.entry(r.peer(), round)))
+            .toList();
+    Rows<Map.Entry<String, CapacityRound>> figures = rows(rounds, Map.Entry::getKey);
     if (!quick) {
-      figures.add(
-          new Row(
-              "Capacity, p99 ≤ bound (req/s)", capacity(rows, CapacityRound::capacityRate), reqs));
-      figures.add(
-          new Row("Peak, closed loop (req/s)", capacity(rows, CapacityRound::peakRate), reqs));
+      figures
+          .spread("Capacity, p99 ≤ bound (req/s)", e -> e.getValue().capacityRate(), WHOLE)
+          .spread("Peak, closed loop (req/s)", e -> e.getValue().peakRate(), WHOLE);
     }
-    figures.add(
-        new Row(
+    figures
+        .spread(
             "Server CPU per request at the peak",
-            capacity(rows, CapacityRound::serverCpuMicrosPerRequestAtPeak),
-            us));
-    figures.add(
-        new Row(
+            e -> e.getValue().serverCpuMicrosPerRequestAtPeak(),
+            US1)
+        .spread(
             "Server CPU per request at the peak, without JIT",
-            capacity(rows, CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit),
-            us));
-    figures.add(
-        new Row(
+            e -> e.getValue().serverCpuMicrosPerRequestAtPeakNetOfJit(),
+            US1)
+        .spread(
             "Server JIT threads' CPU in the peak run (ms)",
-            capacity(rows, CapacityRound::serverJitCpuMillisAtPeak),
-            reqs));
-    figures.add(
-        new Row(
+            e -> e.getValue().serverJitCpuMillisAtPeak(),
+            WHOLE)
+        .spread(
             "Generator CPU per request at the peak",
-            capacity(rows, CapacityRound::generatorCpuMicrosPerRequestAtPeak),
-            us));
-    table("Figure", figures, true);
+            e -> e.getValue().generatorCpuMicrosPerRequestAtPeak(),
+            US1);
+    table("Figure", figures.list, true);
     md.append(
         "| Peer | Round: peak (steal) → capacity; steps (rate: p99 / generator lag p99, steal,"
-            + " pass) |\n");
-    md.append("|---|---|\n");
+            + " pass) |\n|---|---|\n");
     for (Peer peer : peers) {
-      rows.stream()
-          .filter(r -> r.peer().equals(peer.id))
-          .findFirst()
-          .ifPresent(
-              row ->
-                  md.append("| ")
-                      .append(peer.label)
-                      .append(" | ")
-                      .append(
-                          row.rounds().stream()
-                              .map(this::round)
-                              .collect(Collectors.joining("<br>")))
-                      .append(" |\n"));
+      for (CapacityRow row : capacityRows) {
+        if (row.peer().equals(peer.id)) {
+          String cells = row.rounds().stream().map(this::round).collect(Collectors.joining("<br>"));
+          md.append("| ").append(peer.label).append(" | ").append(cells).append(" |\n");
+        }
+      }
     }
     md.append('\n');
     if (!quick) {
@@ -542,23 +510,10 @@ final class Report {
           "capacity.svg",
           String.format(Locale.ROOT, "Peak and capacity with p99 ≤ %.0f ms (hello)", bound),
           "requests per second",
-          List.of(
-              new Row("capacity", medians(capacity(rows, CapacityRound::capacityRate)), null),
-              new Row("peak", medians(capacity(rows, CapacityRound::peakRate)), null)),
+          List.of(renamed(figures.list.get(0), "capacity"), renamed(figures.list.get(1), "peak")),
           false,
-          Report::rate);
+          WHOLE);
     }
-  }
-
-  /** Per peer, the spread of a figure over its capacity rounds. */
-  private static Map<String, Spread> capacity(
-      List<CapacityRow> rows, ToDoubleFunction<CapacityRound> figure) {
-    return byPeer(
-        rows.stream()
-            .flatMap(r -> r.rounds().stream().map(round -> Map.entry(r.peer(), round)))
-            .toList(),
-        Map.Entry::getKey,
-        e -> figure.applyAsDouble(e.getValue()));
   }
 
   private String round(CapacityRound round) {
@@ -601,34 +556,22 @@ final class Report {
                 + " connection, and the resident set size right after it; median of %d (starts"
                 + " the hypervisor's steal disturbed left out when others were not).%n%n",
             rows.get(0).startMillis().size()));
-    Row start =
-        new Row(
-            "Start to first 200",
-            medians(rows, ColdStartRow::peer, ColdStartRow::medianStartMillis),
-            Report::millisCoarse);
-    table(
-        "Figure",
-        List.of(
-            start,
-            new Row(
-                "RSS after the first request",
-                medians(rows, ColdStartRow::peer, ColdStartRow::medianRssBytes),
-                Report::bytes),
-            new Row(
+    Rows<ColdStartRow> figures =
+        rows(rows, ColdStartRow::peer)
+            .median("Start to first 200", ColdStartRow::medianStartMillis, f("%.0f ms"))
+            .median("RSS after the first request", ColdStartRow::medianRssBytes, Report::bytes)
+            .median(
                 "Highest steal in a start",
-                medians(
-                    rows,
-                    ColdStartRow::peer,
-                    r -> r.stealPercent().stream().mapToDouble(d -> d).max().orElse(Double.NaN)),
-                Steal::percent)),
-        true);
+                r -> r.stealPercent().stream().mapToDouble(d -> d).max().orElse(Double.NaN),
+                Steal::percent);
+    table("Figure", figures.list, true);
     chart(
         "cold-start.svg",
         "Cold start: process start to first 200 (hello, EE10)",
         "milliseconds",
-        List.of(new Row("start to first 200", start.byPeer(), null)),
+        List.of(renamed(figures.list.get(0), "start to first 200")),
         false,
-        Report::millisCoarse);
+        f("%.0f ms"));
   }
 
   private void soak() {
@@ -651,58 +594,39 @@ final class Report {
             bytes(SoakScenario.HEAP_TOLERANCE_BYTES),
             SoakScenario.THREAD_TOLERANCE,
             SoakScenario.FD_TOLERANCE));
-    DoubleFunction<String> slope = v -> String.format(Locale.ROOT, "%+.3f", v);
-    DoubleFunction<String> change = v -> String.format(Locale.ROOT, "%+.0f", v);
-    table(
-        "Figure",
-        List.of(
-            new Row("Requests", medians(rows, SoakRow::peer, SoakRow::sent), Report::count),
-            new Row("Not 200", medians(rows, SoakRow::peer, SoakRow::failed), Report::count),
-            new Row(
-                "Latency p50", medians(rows, SoakRow::peer, SoakRow::p50Millis), Report::millis),
-            new Row(
-                "Latency p99", medians(rows, SoakRow::peer, SoakRow::p99Millis), Report::millis),
-            soakRow(
-                rows,
-                "Heap after GC, first sample",
-                s -> s.get(0).heapAfterGcBytes(),
-                Report::bytes),
-            soakRow(
-                rows,
-                "Heap after GC, last sample",
-                s -> s.get(s.size() - 1).heapAfterGcBytes(),
-                Report::bytes),
-            soakRow(
-                rows,
+    ToDoubleFunction<SoakRow> heapGrowth =
+        r -> SoakScenario.growth(r.samples(), SoakSample::heapAfterGcBytes);
+    Rows<SoakRow> figures =
+        rows(rows, SoakRow::peer)
+            .median("Requests", SoakRow::sent, WHOLE)
+            .median("Not 200", SoakRow::failed, WHOLE)
+            .median("Latency p50", SoakRow::p50Millis, Report::millis)
+            .median("Latency p99", SoakRow::p99Millis, Report::millis)
+            .median(
+                "Heap after GC, first sample", r -> sample(r, 0).heapAfterGcBytes(), Report::bytes)
+            .median(
+                "Heap after GC, last sample", r -> sample(r, -1).heapAfterGcBytes(), Report::bytes)
+            .median(
                 "Heap after GC, growth (last third − first)",
-                s -> SoakScenario.growth(s, SoakSample::heapAfterGcBytes),
-                v -> (v < 0 ? "" : "+") + signedBytes(v)),
-            new Row(
-                "Heap slope (KiB/min)",
-                medians(rows, SoakRow::peer, r -> r.heapSlopeBytesPerMinute() / 1024),
-                slope),
-            soakRow(
-                rows, "Threads, growth", s -> SoakScenario.growth(s, SoakSample::threads), change),
-            new Row(
-                "Thread slope (per min)",
-                medians(rows, SoakRow::peer, SoakRow::threadSlopePerMinute),
-                slope),
-            soakRow(
-                rows, "Descriptors, growth", s -> SoakScenario.growth(s, SoakSample::fds), change),
-            new Row(
-                "Descriptor slope (per min)",
-                medians(rows, SoakRow::peer, SoakRow::fdSlopePerMinute),
-                slope)),
-        false);
+                heapGrowth,
+                v -> (v < 0 ? "" : "+") + signedBytes(v))
+            .median("Heap slope (KiB/min)", r -> r.heapSlopeBytesPerMinute() / 1024, SLOPE)
+            .median(
+                "Threads, growth",
+                r -> SoakScenario.growth(r.samples(), SoakSample::threads),
+                CHANGE)
+            .median("Thread slope (per min)", SoakRow::threadSlopePerMinute, SLOPE)
+            .median(
+                "Descriptors, growth",
+                r -> SoakScenario.growth(r.samples(), SoakSample::fds),
+                CHANGE)
+            .median("Descriptor slope (per min)", SoakRow::fdSlopePerMinute, SLOPE);
+    table("Figure", figures.list, false);
   }
 
-  private static Row soakRow(
-      List<SoakRow> rows,
-      String name,
-      ToDoubleFunction<List<SoakSample>> figure,
-      DoubleFunction<String> format) {
-    return new Row(
-        name, medians(rows, SoakRow::peer, r -> figure.applyAsDouble(r.samples())), format);
+  /** The soak's sample {@code i}, from the end when negative. */
+  private static SoakSample sample(SoakRow row, int i) {
+    return row.samples().get(i < 0 ? row.samples().size() + i : i);
   }
 
   private void processes() {
@@ -712,11 +636,17 @@ final class Report {
     md.append("## Server processes\n\n| Peer | EE | Peak RSS | Threads at the end | Log |\n");
     md.append("|---|---|---|---|---|\n");
     for (Results.ProcessRow row : results.processes) {
+      String label =
+          peers.stream()
+              .filter(p -> p.id.equals(row.peer()))
+              .map(p -> p.label)
+              .findFirst()
+              .orElse(row.peer());
       md.append(
           String.format(
               Locale.ROOT,
               "| %s | %s | %s | %d | %s |%n",
-              label(row.peer()),
+              label,
               row.ee().toUpperCase(Locale.ROOT),
               bytes(row.peakRssBytes()),
               row.threads(),
@@ -731,64 +661,16 @@ final class Report {
     }
     md.append("## Failures\n\n| Peer | EE | Step | What happened |\n|---|---|---|---|\n");
     for (Results.Failure failure : results.failures) {
+      String message = failure.message().lines().findFirst().orElse("").replace("|", "\\|");
       md.append(
           String.format(
               "| %s | %s | %s | %s |%n",
-              failure.peer(),
-              failure.ee(),
-              failure.scenario(),
-              failure.message().lines().findFirst().orElse("").replace("|", "\\|")));
+              failure.peer(), failure.ee(), failure.scenario(), message));
     }
     md.append('\n');
   }
 
   // ---- Tables and charts ----------------------------------------------------------------------
-
-  /** Rows of the generator's lag, cost and measurability, per peer, over fixed-rate phases. */
-  private static <T> Row generatorLag(
-      List<T> rows,
-      java.util.function.Function<T, String> peer,
-      java.util.function.Function<T, Results.PhaseLag> lag) {
-    return new Row(
-        "Generator lag p99 (ms)",
-        medians(rows, peer, r -> lag.apply(r).p99Millis()),
-        Report::millis);
-  }
-
-  private static <T> Row generatorCpu(
-      List<T> rows,
-      java.util.function.Function<T, String> peer,
-      java.util.function.Function<T, Results.PhaseLag> lag) {
-    return new Row(
-        "Generator CPU per request",
-        medians(rows, peer, r -> lag.apply(r).cpuMicrosPerRequest()),
-        Report::micros);
-  }
-
-  private static <T> Row notMeasurable(
-      List<T> rows,
-      java.util.function.Function<T, String> peer,
-      java.util.function.Function<T, Results.PhaseLag> lag) {
-    return new Row(
-        "Rounds not measurable (lag)",
-        sums(rows, peer, r -> lag.apply(r).measurable() ? 0 : 1),
-        Report::count);
-  }
-
-  /** The rounds the hypervisor still disturbed after their re-runs, per peer. */
-  private <T> Row disturbed(
-      List<T> rows, java.util.function.Function<T, String> peer, ToDoubleFunction<T> steal) {
-    return new Row(
-        "Rounds disturbed (steal)",
-        sums(
-            rows,
-            peer,
-            r ->
-                results.steal != null && steal.applyAsDouble(r) > results.steal.maxPercent()
-                    ? 1
-                    : 0),
-        Report::count);
-  }
 
   /** How many rounds each peer ran, from the rows' peers. */
   private static int rounds(List<String> peerOfEachRow) {
@@ -799,14 +681,14 @@ final class Report {
   /** The ratio columns: {numerator, denominator, title}. */
   private List<String[]> ratioColumns() {
     List<String[]> columns = new ArrayList<>();
-    if (has("http") && has("bare")) {
-      columns.add(new String[] {"http", "bare", "HttpConnector / bare"});
-    }
-    if (has("legacy") && has("http")) {
-      columns.add(new String[] {"legacy", "http", "legacy / HttpConnector"});
-    }
-    if (has("legacy-tcp") && has("http")) {
-      columns.add(new String[] {"legacy-tcp", "http", "legacy (tcp) / HttpConnector"});
+    for (String[] c :
+        List.of(
+            new String[] {"http", "bare", "HttpConnector / bare"},
+            new String[] {"legacy", "http", "legacy / HttpConnector"},
+            new String[] {"legacy-tcp", "http", "legacy (tcp) / HttpConnector"})) {
+      if (has(c[0]) && has(c[1])) {
+        columns.add(c);
+      }
     }
     for (Peer peer : peers) {
       if (peer.isCustom() && has("bare")) {
@@ -860,7 +742,14 @@ final class Report {
     return spreads && Verdicts.overlap(a, b) ? "≈ " + text : text;
   }
 
-  /** A grouped bar chart: one group per row, one bar per peer (its median). */
+  private static Row renamed(Row row, String name) {
+    return new Row(name, row.byPeer(), row.format());
+  }
+
+  /**
+   * A grouped bar chart: one group per row, one bar per peer (its median), labelled with {@code
+   * format}. Byte axes tick at 1 KiB, 32 KiB, 1 MiB…; the others at powers of ten.
+   */
   private void chart(
       String file,
       String title,
@@ -882,22 +771,17 @@ final class Report {
               .toArray();
       series.add(new Charts.Series(peer.label, color, values));
     }
-    // Byte axes tick at 1 KiB, 32 KiB, 1 MiB…; the others at powers of ten.
     double logBase = axis.contains("bytes") || axis.contains("heap") ? 32 : 10;
     List<String> names = groups.stream().map(Row::name).toList();
     Charts.groupedBars(chartDir.resolve(file), title, axis, names, series, log, logBase, format);
     charts.add(file);
   }
 
-  private String label(String peerId) {
-    return peers.stream()
-        .filter(p -> p.id.equals(peerId))
-        .map(p -> p.label)
-        .findFirst()
-        .orElse(peerId);
-  }
-
   // ---- Formats --------------------------------------------------------------------------------
+
+  private static DoubleFunction<String> f(String format) {
+    return v -> String.format(Locale.ROOT, format, v);
+  }
 
   /** Bytes in B, KiB, MiB or GiB. */
   static String bytes(double b) {
@@ -937,37 +821,19 @@ final class Report {
     return String.format(Locale.ROOT, v >= 100 ? "%.0f µs" : "%.1f µs", v);
   }
 
-  private static String microsWhole(double v) {
-    return String.format(Locale.ROOT, "%.0f µs", v);
-  }
-
   static String millis(double v) {
     return String.format(Locale.ROOT, v >= 100 ? "%.0f ms" : v >= 1 ? "%.2f ms" : "%.3f ms", v);
-  }
-
-  private static String millisCoarse(double v) {
-    return String.format(Locale.ROOT, "%.0f ms", v);
-  }
-
-  static String rate(double v) {
-    return String.format(Locale.ROOT, "%.0f", v);
-  }
-
-  private static String count(double v) {
-    return String.format(Locale.ROOT, "%.0f", v);
   }
 
   private static String tenths(double v) {
     return Double.isNaN(v) ? "?" : String.format(Locale.ROOT, "%.1f", v);
   }
 
-  /** Other processes' CPU over the run above which its timing figures are not to be trusted. */
-  static final double BUSY_OTHER_CPU_PERCENT = 10;
-
   /**
    * What else used the machine during the run, and whether that makes the timing figures
-   * unreliable: other processes' share of the machine's CPU where it is known; otherwise the load
-   * average before the run (the one after it counts the run's own processes).
+   * unreliable: other processes' share of the machine's CPU over 10 % where it is known; otherwise
+   * the load average before the run over half the cores (the one after it counts the run's own
+   * processes).
    */
   static String machineNote(Results.Meta meta) {
     double others = meta.otherCpuPercent();
@@ -980,9 +846,7 @@ final class Report {
             meta.loadAverageAfter(),
             meta.cores());
     boolean busy =
-        Double.isNaN(others)
-            ? meta.loadAverageBefore() > meta.cores() * 0.5
-            : others > BUSY_OTHER_CPU_PERCENT;
+        Double.isNaN(others) ? meta.loadAverageBefore() > meta.cores() * 0.5 : others > 10;
     String share =
         Double.isNaN(others)
             ? ""
