@@ -231,7 +231,12 @@ public record BenchOptions(
 
   /** The steal rule of this run's timed phases. */
   Steal steal() {
-    return new Steal(maxStealPercent, profile.stealAttempts(), profile.stealCalmBudget());
+    return new Steal(
+        maxStealPercent,
+        profile.stealAttempts(),
+        profile.stealCalmBudget(),
+        Steal.Sample::now,
+        Thread::sleep);
   }
 
   boolean runs(Scenario scenario) {

@@ -83,7 +83,7 @@ final class EchoScenario {
       check(client.send(port, measureHeap), size);
       heap.add(ServerStats.fetch(client, port).heapAfterGc());
     }
-    long heapMedian = Bench.medianLong(heap);
+    long heapMedian = (long) Stats.median(heap.stream().map(Long::doubleValue).toList());
     // After the same warm-up and requests, so that whatever the server keeps between requests
     // (pooled buffers, caches) is in both figures and only the request's own part differs.
     long heapAtRest = heapAtRest(client, port);

@@ -1,7 +1,6 @@
 package dev.aerun.bench;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,10 +21,6 @@ import jdk.jfr.consumer.RecordingFile;
  */
 final class JfrSummary {
   private JfrSummary() {}
-
-  static void write(Path recording, Path out, int top) throws IOException {
-    Files.writeString(out, summarise(recording, top));
-  }
 
   /** The summary of {@code recording}: the {@code top} entries of every table. */
   static String summarise(Path recording, int top) throws IOException {

@@ -182,7 +182,7 @@ final class Report {
     if (g == null) {
       return;
     }
-    if (Lag.mostlyUnmeasurable(g.notMeasurablePhases(), g.fixedRatePhases())) {
+    if (Verdicts.mostlyUnmeasurable(g.notMeasurablePhases(), g.fixedRatePhases())) {
       md.append(
           String.format(
               Locale.ROOT,

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * file, its port is read back from its start line, and it is stopped when closed, or killed when
  * this JVM exits by any way short of a hard kill.
  */
-public final class ServerProcess implements AutoCloseable {
+final class ServerProcess implements AutoCloseable {
   private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
 
   private final Peer peer;
