@@ -110,7 +110,7 @@ final class Bench {
     }
     if (echoSizes > 0) {
       steps +=
-          (profile.echoRounds() - 1)
+          (options.echoRounds() - 1)
               * options.ees().size()
               * echoRoundPeers().size()
               * (1 + echoSizes);
@@ -309,7 +309,7 @@ final class Bench {
    * of ten, far outside that noise.
    */
   private void moreEchoRounds(LoadGenerator client) {
-    for (int round = 2; options.runs(Scenario.ECHO) && round <= profile.echoRounds(); round++) {
+    for (int round = 2; options.runs(Scenario.ECHO) && round <= options.echoRounds(); round++) {
       for (String ee : options.ees()) {
         for (Peer peer : echoRoundPeers()) {
           ServerProcess server = startAndEcho(client, peer, ee, round);
@@ -462,7 +462,7 @@ final class Bench {
       server.close();
       return null;
     }
-    String of = first ? "" : " [" + round + "/" + profile.echoRounds() + "]";
+    String of = first ? "" : " [" + round + "/" + options.echoRounds() + "]";
     for (long size : options.runs(Scenario.ECHO) ? options.echoSizes() : List.<Long>of()) {
       step(
           peer,

@@ -29,6 +29,7 @@ import java.util.Locale;
  * @param maxStealPercent the most hypervisor steal a timed phase may see before it is run again
  * @param soak how long the soak lasts
  * @param soakRate the soak's steady rate, requests per second
+ * @param echoRounds server JVMs of each peer (but legacy mode's) that run the echo scenario
  */
 public record BenchOptions(
     Profile profile,
@@ -45,7 +46,8 @@ public record BenchOptions(
     boolean calibrate,
     double maxStealPercent,
     Duration soak,
-    double soakRate) {
+    double soakRate,
+    int echoRounds) {
 
   /** The EE versions the benchmarks know, in report order (each a {@code bench-app-<ee>.war}). */
   static final List<String> EES = List.of("ee10", "ee8", "ee11");
@@ -169,9 +171,7 @@ public record BenchOptions(
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    if (echoRounds != null) {
-      profile = profile.withEchoRounds(echoRounds);
-    }
+
     if (!custom.isEmpty()) {
       List<Peer> all = new ArrayList<>(peers);
       for (Peer peer : custom) {
@@ -214,7 +214,8 @@ public record BenchOptions(
         calibrate,
         maxSteal,
         soak,
-        soakRate);
+        soakRate,
+        echoRounds == null ? profile.echoRounds() : echoRounds);
   }
 
   private static double positive(String text, String option) throws UsageException {

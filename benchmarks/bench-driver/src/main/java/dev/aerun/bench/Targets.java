@@ -31,42 +31,66 @@ final class Targets {
 
   private Targets() {}
 
+  /** A target's figures and verdicts, case by case (an EE and size, a response size, a peer). */
+  private static final class Row {
+    final String target;
+    final List<String> figures = new ArrayList<>();
+    final List<String> verdicts = new ArrayList<>();
+
+    Row(String target) {
+      this.target = target;
+    }
+
+    Row add(String figure, String verdict) {
+      figures.add(figure);
+      verdicts.add(verdict);
+      return this;
+    }
+
+    Row add(String figure, boolean met) {
+      return add(figure, met ? MET : MISSED);
+    }
+
+    TargetRow done() {
+      return figures.isEmpty()
+          ? new TargetRow(target, "–", NOT_MEASURED)
+          : new TargetRow(target, String.join("; ", figures), worst(verdicts));
+    }
+  }
+
   static List<TargetRow> evaluate(Results r) {
     return List.of(
         allocationVsBare(r),
         allocationAtFixedRate(r),
-        echoTarget(
+        echo(
             r,
             "Allocation per request: legacy ≥ 10 × HttpConnector at 1 MiB and 30 MiB",
             "legacy",
-            false,
-            size -> size >= 1024 * 1024,
+            1024 * 1024,
             (legacy, http) -> {
               double ratio =
                   echoMedian(legacy, EchoRow::allocatedBytesPerRequest)
                       / Math.max(1, echoMedian(http, EchoRow::allocatedBytesPerRequest));
-              return new Judged(String.format(Locale.ROOT, "%.1f×", ratio), ratio >= 10);
+              return new Row("").add(String.format(Locale.ROOT, "%.1f×", ratio), ratio >= 10);
             }),
-        echoTarget(
+        echo(
             r,
             "Heap inside the servlet during a 30 MiB echo: HttpConnector within 2 MiB of bare",
             "bare",
-            true,
-            size -> size == 30L * 1024 * 1024,
+            30L * 1024 * 1024,
             (bare, http) -> {
               double diff =
                   echoMedian(http, EchoRow::heapAfterGcBytes)
                       - echoMedian(bare, EchoRow::heapAfterGcBytes);
-              return new Judged(signed(diff), diff <= 2 * 1024 * 1024);
+              return new Row("").add(signed(diff), diff <= 2 * 1024 * 1024);
             }),
         cpu(r, "bare", 1.05, "Server CPU per request: HttpConnector ≤ 1.05 × bare Jetty"),
         cpu(r, "legacy", 0.85, "Server CPU per request: HttpConnector ≤ 0.85 × legacy"),
+        // Without the JIT compiler threads, as the CPU scenario: they still run in bursts after
+        // the warm-up, differently in every run, and a compiled server costs what is left.
         atPeak(
             r,
             "Server CPU per request at saturation (hello): HttpConnector ≤ 1.05 × bare",
-            // Without the JIT compiler threads, as the CPU scenario: they still run in bursts
-            // after the warm-up, differently in every run, and a compiled server costs what is
-            // left.
             CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit,
             true,
             "%.1f",
@@ -93,27 +117,6 @@ final class Targets {
         soak(r));
   }
 
-  /** Every peer's soak met every criterion of {@link SoakScenario#shortfalls}. */
-  private static TargetRow soak(Results r) {
-    String target =
-        "Soak: every request 200, no OutOfMemoryError; heap after GC, threads and descriptors"
-            + " flat (every peer)";
-    if (r.soak.isEmpty()) {
-      return new TargetRow(target, "–", NOT_MEASURED);
-    }
-    List<String> figures = new ArrayList<>();
-    boolean met = true;
-    for (Results.SoakRow row : r.soak) {
-      List<String> missed = SoakScenario.shortfalls(row);
-      met &= missed.isEmpty();
-      figures.add(row.peer() + ": " + (missed.isEmpty() ? "flat" : String.join(", ", missed)));
-    }
-    return new TargetRow(target, String.join("; ", figures), met ? MET : MISSED);
-  }
-
-  /** A figure and whether it meets its target. */
-  private record Judged(String figure, boolean met) {}
-
   /** The echo rows of one size on one peer: one per server JVM it ran in. */
   private static List<EchoRow> echo(Results r, String ee, String peer, long size) {
     return r.echo.stream()
@@ -123,39 +126,33 @@ final class Targets {
 
   /** The median over a peer's server JVMs of an echo figure. */
   static double echoMedian(List<EchoRow> rows, ToDoubleFunction<EchoRow> figure) {
-    return Stats.median(rows.stream().map(row -> figure.applyAsDouble(row)).toList());
+    return Stats.median(rows.stream().map(figure::applyAsDouble).toList());
   }
 
   /**
-   * A target over echo sizes: HttpConnector against {@code other} at every size of every EE that
-   * {@code sizes} accepts, met when every size is; {@code oneSize} leaves the size out of the
-   * figures.
+   * HttpConnector against {@code other} at every echo size of every EE from {@code from} bytes on
+   * (the figure names the size when the target covers several).
    */
-  private static TargetRow echoTarget(
+  private static TargetRow echo(
       Results r,
       String target,
       String other,
-      boolean oneSize,
-      java.util.function.LongPredicate sizes,
-      BiFunction<List<EchoRow>, List<EchoRow>, Judged> judge) {
-    List<String> figures = new ArrayList<>();
-    boolean met = true;
+      long from,
+      BiFunction<List<EchoRow>, List<EchoRow>, Row> judge) {
+    Row row = new Row(target);
     for (String ee : BenchOptions.EES) {
       for (long size : sizes(r, ee)) {
         List<EchoRow> http = echo(r, ee, "http", size);
         List<EchoRow> base = echo(r, ee, other, size);
-        if (sizes.test(size) && !http.isEmpty() && !base.isEmpty()) {
-          Judged judged = judge.apply(base, http);
-          met &= judged.met();
-          String name = ee.toUpperCase(Locale.ROOT) + (oneSize ? "" : " " + Report.size(size));
-          figures.add(name + ": " + judged.figure());
+        if (size >= from && !http.isEmpty() && !base.isEmpty()) {
+          Row judged = judge.apply(base, http);
+          String name =
+              ee.toUpperCase(Locale.ROOT) + (from >= 30L << 20 ? "" : " " + Report.size(size));
+          row.add(name + ": " + judged.figures.get(0), judged.verdicts.get(0));
         }
       }
     }
-    if (figures.isEmpty()) {
-      return new TargetRow(target, "–", NOT_MEASURED);
-    }
-    return new TargetRow(target, String.join("; ", figures), met ? MET : MISSED);
+    return row.done();
   }
 
   /**
@@ -163,10 +160,8 @@ final class Targets {
    * (both kinds of noise); the figure is the difference of the JVMs' medians, as the tables show.
    */
   private static TargetRow allocationVsBare(Results r) {
-    String target =
-        "Allocation per request: HttpConnector within 4 KiB of bare Jetty at every size";
-    List<String> figures = new ArrayList<>();
-    List<String> verdicts = new ArrayList<>();
+    Row row =
+        new Row("Allocation per request: HttpConnector within 4 KiB of bare Jetty at every size");
     for (String ee : BenchOptions.EES) {
       for (long size : sizes(r, ee)) {
         List<EchoRow> http = echo(r, ee, "http", size);
@@ -177,20 +172,14 @@ final class Targets {
           double difference =
               echoMedian(http, EchoRow::allocatedBytesPerRequest)
                   - echoMedian(bare, EchoRow::allocatedBytesPerRequest);
-          figures.add(
-              ee.toUpperCase(Locale.ROOT)
-                  + " "
-                  + Report.size(size)
-                  + ": "
-                  + differenceFigure(difference, h, b));
-          verdicts.add(Verdicts.differenceAtMost(h, b, ECHO_ALLOCATION_BOUND));
+          String name = ee.toUpperCase(Locale.ROOT) + " " + Report.size(size) + ": ";
+          row.add(
+              name + differenceFigure(difference, h, b),
+              Verdicts.differenceAtMost(h, b, ECHO_ALLOCATION_BOUND));
         }
       }
     }
-    if (verdicts.isEmpty()) {
-      return new TargetRow(target, "–", NOT_MEASURED);
-    }
-    return new TargetRow(target, String.join("; ", figures), worst(verdicts));
+    return row.done();
   }
 
   /** A peer's allocation per request at one echo size: every window of every JVM it ran in. */
@@ -209,23 +198,24 @@ final class Targets {
 
   /** The CPU scenario's requests with the runtime's defaults, medians of the rounds. */
   private static TargetRow allocationAtFixedRate(Results r) {
-    String target =
-        "Allocation per request at a fixed rate (1 KiB in, 32 KiB out): HttpConnector within 1 KiB"
-            + " of bare Jetty";
+    Row row =
+        new Row(
+            "Allocation per request at a fixed rate (1 KiB in, 32 KiB out): HttpConnector within"
+                + " 1 KiB of bare Jetty");
     Spread http = cpuFigure(r, "http", CpuRow::allocatedBytesPerRequest);
     Spread bare = cpuFigure(r, "bare", CpuRow::allocatedBytesPerRequest);
-    if (!http.known() || !bare.known()) {
-      return new TargetRow(target, "–", NOT_MEASURED);
+    if (http.known() && bare.known()) {
+      double diff = http.median() - bare.median();
+      String figure =
+          String.format(
+              Locale.ROOT,
+              "%s (%s vs %s)",
+              signed(diff),
+              Report.bytes(http.median()),
+              Report.bytes(bare.median()));
+      row.add(figure, diff <= 1024);
     }
-    double diff = http.median() - bare.median();
-    String figure =
-        String.format(
-            Locale.ROOT,
-            "%s (%s vs %s)",
-            signed(diff),
-            Report.bytes(http.median()),
-            Report.bytes(bare.median()));
-    return new TargetRow(target, figure, diff <= 1024 ? MET : MISSED);
+    return row.done();
   }
 
   /** A figure of the CPU scenario's rounds on {@code peer}: its median and spread. */
@@ -235,21 +225,22 @@ final class Targets {
   }
 
   private static TargetRow cpu(Results r, String other, double bound, String target) {
+    Row row = new Row(target);
     Spread http = cpuFigure(r, "http", CpuRow::cpuMicrosPerRequestNetOfJit);
     Spread base = cpuFigure(r, other, CpuRow::cpuMicrosPerRequestNetOfJit);
-    if (!http.known() || !base.known()) {
-      return new TargetRow(target, "–", NOT_MEASURED);
+    if (http.known() && base.known()) {
+      String figure =
+          String.format(
+              Locale.ROOT,
+              "%.2f× (%s vs %s µs, without JIT; gross %s vs %s µs)",
+              http.median() / base.median(),
+              http.format("%.0f"),
+              base.format("%.0f"),
+              cpuFigure(r, "http", CpuRow::cpuMicrosPerRequest).format("%.0f"),
+              cpuFigure(r, other, CpuRow::cpuMicrosPerRequest).format("%.0f"));
+      row.add(figure, Verdicts.atMost(http, base, bound));
     }
-    String figure =
-        String.format(
-            Locale.ROOT,
-            "%.2f× (%s vs %s µs, without JIT; gross %s vs %s µs)",
-            http.median() / base.median(),
-            http.format("%.0f"),
-            base.format("%.0f"),
-            cpuFigure(r, "http", CpuRow::cpuMicrosPerRequest).format("%.0f"),
-            cpuFigure(r, other, CpuRow::cpuMicrosPerRequest).format("%.0f"));
-    return new TargetRow(target, figure, Verdicts.atMost(http, base, bound));
+    return row.done();
   }
 
   static Spread p99Spread(Results r, String peer, long size) {
@@ -268,9 +259,7 @@ final class Targets {
   }
 
   private static TargetRow latency(Results r) {
-    String target = "Latency at the same rate: HttpConnector p99 ≤ 1.2 × bare Jetty p99";
-    List<String> figures = new ArrayList<>();
-    List<String> verdicts = new ArrayList<>();
+    Row row = new Row("Latency at the same rate: HttpConnector p99 ≤ 1.2 × bare Jetty p99");
     for (long size : latencySizes(r)) {
       Spread http = p99Spread(r, "http", size);
       Spread bare = p99Spread(r, "bare", size);
@@ -281,8 +270,7 @@ final class Targets {
       boolean measurable =
           latencyRows(r, "http", size).stream().allMatch(l -> l.lag().measurable())
               && latencyRows(r, "bare", size).stream().allMatch(l -> l.lag().measurable());
-      verdicts.add(measurable ? Verdicts.atMost(http, bare, 1.2) : NOT_MEASURABLE);
-      figures.add(
+      String figure =
           String.format(
               Locale.ROOT,
               "%s: %.2f× (%s vs %s ms%s)%s",
@@ -291,12 +279,10 @@ final class Targets {
               http.format("%.2f"),
               bare.format("%.2f"),
               legacy.known() ? "; legacy " + legacy.format("%.2f") + " ms" : "",
-              measurable ? "" : ", not measurable: the generator's lag is over 10 % of p99"));
+              measurable ? "" : ", not measurable: the generator's lag is over 10 % of p99");
+      row.add(figure, measurable ? Verdicts.atMost(http, bare, 1.2) : NOT_MEASURABLE);
     }
-    if (figures.isEmpty()) {
-      return new TargetRow(target, "–", NOT_MEASURED);
-    }
-    return new TargetRow(target, String.join("; ", figures), worst(verdicts));
+    return row.done();
   }
 
   /** The verdict of several figures: missed over within noise over not measurable over met. */
@@ -320,29 +306,26 @@ final class Targets {
   }
 
   /**
-   * HttpConnector against bare Jetty on a figure of the capacity rounds; one not {@code resolved}
-   * by the quick profile says so.
+   * HttpConnector against bare Jetty on a figure of the capacity rounds, a ratio of the medians;
+   * one not {@code resolvedInQuick} (capacity, peak) says so in the quick profile.
    */
   private static TargetRow atPeak(
       Results r,
       String target,
       ToDoubleFunction<CapacityRound> figure,
-      boolean resolved,
+      boolean resolvedInQuick,
       String format,
       String unit,
       BiFunction<Spread, Spread, String> verdict) {
     Spread h = capacityFigure(r, "http", figure);
     Spread b = capacityFigure(r, "bare", figure);
-    if (!resolved && quick(r) && !r.capacity.isEmpty()) {
+    if (!resolvedInQuick && quick(r) && !r.capacity.isEmpty()) {
       return new TargetRow(target, "–", NOT_RESOLVED);
     }
-    if (!h.known() || !b.known()) {
-      return new TargetRow(target, "–", NOT_MEASURED);
-    }
-    if (!(b.median() > 0)) {
+    if (h.known() && b.known() && !(b.median() > 0)) {
       return new TargetRow(target, "bare Jetty: none measured", NOT_MEASURED);
     }
-    return ratioRow(target, h, b, format, unit, verdict.apply(h, b));
+    return ratio(target, h, b, format, unit, verdict);
   }
 
   /** Whether the run is the quick profile's, which does not resolve capacity and peak. */
@@ -354,10 +337,7 @@ final class Targets {
     String target = "Cold start to the first 200 (hello): HttpConnector ≤ 1.1 × bare Jetty";
     Spread h = coldStarts(r, "http");
     Spread b = coldStarts(r, "bare");
-    if (!h.known() || !b.known()) {
-      return new TargetRow(target, "–", NOT_MEASURED);
-    }
-    return ratioRow(target, h, b, "%.0f", "ms", Verdicts.atMost(h, b, 1.1));
+    return ratio(target, h, b, "%.0f", "ms", (x, y) -> Verdicts.atMost(x, y, 1.1));
   }
 
   private static Spread coldStarts(Results r, String peer) {
@@ -368,18 +348,43 @@ final class Targets {
         .orElse(Spread.NONE);
   }
 
-  /** A row comparing HttpConnector's {@code h} with bare Jetty's {@code b}: ratio, both spreads. */
-  private static TargetRow ratioRow(
-      String target, Spread h, Spread b, String format, String unit, String verdict) {
-    String figure =
-        String.format(
-            Locale.ROOT,
-            "%.2f× (%s vs %s %s)",
-            h.median() / b.median(),
-            h.format(format),
-            b.format(format),
-            unit);
-    return new TargetRow(target, figure, verdict);
+  /** HttpConnector's {@code h} against bare Jetty's {@code b}: the ratio and both spreads. */
+  private static TargetRow ratio(
+      String target,
+      Spread h,
+      Spread b,
+      String format,
+      String unit,
+      BiFunction<Spread, Spread, String> verdict) {
+    Row row = new Row(target);
+    if (h.known() && b.known()) {
+      String figure =
+          String.format(
+              Locale.ROOT,
+              "%.2f× (%s vs %s %s)",
+              h.median() / b.median(),
+              h.format(format),
+              b.format(format),
+              unit);
+      row.add(figure, verdict.apply(h, b));
+    }
+    return row.done();
+  }
+
+  /** Every peer's soak met every criterion of {@link SoakScenario#shortfalls}. */
+  private static TargetRow soak(Results r) {
+    Row row =
+        new Row(
+            "Soak: every request 200, no OutOfMemoryError; heap after GC, threads and descriptors"
+                + " flat (every peer)");
+    List<String> figures = new ArrayList<>();
+    boolean met = true;
+    for (Results.SoakRow soak : r.soak) {
+      List<String> missed = SoakScenario.shortfalls(soak);
+      met &= missed.isEmpty();
+      figures.add(soak.peer() + ": " + (missed.isEmpty() ? "flat" : String.join(", ", missed)));
+    }
+    return figures.isEmpty() ? row.done() : row.add(String.join("; ", figures), met).done();
   }
 
   /**
@@ -405,37 +410,24 @@ final class Targets {
         String figure = "p99 latency, " + Report.size(size);
         problem(problems, peer, figure, p99Spread(r, peer, size), p99Spread(r, "bare", size), true);
       }
-      if (!quick(r)
-          && capacityFigure(r, peer, CapacityRound::peakRate).known()
-          && capacityFigure(r, "bare", CapacityRound::peakRate).known()) {
-        peakProblem(r, problems, peer, "capacity", CapacityRound::capacityRate, false);
-        peakProblem(r, problems, peer, "peak throughput", CapacityRound::peakRate, false);
-        peakProblem(
-            r,
-            problems,
-            peer,
-            "CPU per request at saturation",
-            CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit,
-            true);
+      if (quick(r)
+          || !capacityFigure(r, peer, CapacityRound::peakRate).known()
+          || !capacityFigure(r, "bare", CapacityRound::peakRate).known()) {
+        continue;
+      }
+      List<ToDoubleFunction<CapacityRound>> figures =
+          List.of(
+              CapacityRound::capacityRate,
+              CapacityRound::peakRate,
+              CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit);
+      List<String> names = List.of("capacity", "peak throughput", "CPU per request at saturation");
+      for (int i = 0; i < 3; i++) {
+        Spread value = capacityFigure(r, peer, figures.get(i));
+        Spread bare = capacityFigure(r, "bare", figures.get(i));
+        problem(problems, peer, names.get(i), value, bare, i == 2);
       }
     }
     return problems;
-  }
-
-  private static void peakProblem(
-      Results r,
-      List<String> problems,
-      String peer,
-      String figure,
-      ToDoubleFunction<CapacityRound> value,
-      boolean lowerIsBetter) {
-    problem(
-        problems,
-        peer,
-        figure,
-        capacityFigure(r, peer, value),
-        capacityFigure(r, "bare", value),
-        lowerIsBetter);
   }
 
   private static void problem(
