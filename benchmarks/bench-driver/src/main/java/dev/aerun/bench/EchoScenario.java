@@ -112,7 +112,7 @@ final class EchoScenario {
   }
 
   /** The heap after a full GC at the end of an empty echo: the server's live data at rest. */
-  private static long heapAtRest(LoadGenerator client, int port) {
+  static long heapAtRest(LoadGenerator client, int port) {
     try {
       Exchange exchange = client.send(port, new Load("POST", "/echo?heap", new byte[0]));
       if (exchange.status() != 200) {

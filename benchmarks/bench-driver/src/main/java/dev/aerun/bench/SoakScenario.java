@@ -100,9 +100,8 @@ final class SoakScenario {
 
   /** The server now: heap after a full GC (the bench app runs it), threads and descriptors. */
   private static SoakSample sample(LoadGenerator client, ServerProcess server, double elapsed)
-      throws Exception {
-    client.send(server.awaitPort(), new Load("POST", "/echo?heap", new byte[0]));
-    long heap = ServerStats.fetch(client, server.awaitPort()).heapAfterGc();
+      throws IOException {
+    long heap = EchoScenario.heapAtRest(client, server.awaitPort());
     Path proc = Path.of("/proc", Long.toString(server.pid()));
     return new SoakSample(elapsed, heap, count(proc.resolve("task")), count(proc.resolve("fd")));
   }
