@@ -97,6 +97,7 @@ final class Bench {
     int echoSizes = options.runs(Scenario.ECHO) ? options.echoSizes().size() : 0;
     int perRound =
         (options.runs(Scenario.CPU) ? 1 : 0)
+            + (options.runs(Scenario.CALIBRATE) ? 1 : 0)
             + (options.runs(Scenario.LATENCY) ? 2 : 0)
             + (options.runs(Scenario.CAPACITY) ? 1 : 0);
     int steps = 0;
@@ -121,10 +122,12 @@ final class Bench {
     return steps;
   }
 
+  /** Whether a scenario that runs in rounds, the peers interleaved, is on. */
   private boolean timing() {
     return options.runs(Scenario.CPU)
         || options.runs(Scenario.LATENCY)
-        || options.runs(Scenario.CAPACITY);
+        || options.runs(Scenario.CAPACITY)
+        || options.runs(Scenario.CALIBRATE);
   }
 
   private void measureAll(LoadGenerator client) throws Exception {
@@ -180,6 +183,10 @@ final class Bench {
         }
         Peer peer = server.peer();
         int port = server.awaitPort();
+        if (options.runs(Scenario.CALIBRATE)) {
+          String what = "calibrate: built-in, wrk" + of;
+          step(peer, "ee10", what, () -> Calibration.round(client, server, profile, r, results));
+        }
         if (options.runs(Scenario.CPU)) {
           step(
               peer,
@@ -412,9 +419,12 @@ final class Bench {
         spread(rounds, CapacityRound::serverCpuMicrosPerRequestAtPeak).median(),
         phases.size(),
         (int) phases.stream().filter(p -> !p.measurable()).count(),
-        Calibration.findOnPath("wrk") == null
-            ? "not calibrated: wrk is not on the PATH (benchmarks/bin/install-wrk.sh, then --calibrate)"
-            : "calibrate against wrk with --calibrate");
+        !results.calibration.isEmpty()
+            ? Calibration.verdict(results.calibration, Calibration.findOnPath("wrk") != null)
+            : Calibration.findOnPath("wrk") == null
+                ? "not calibrated: wrk is not on the PATH (benchmarks/bin/install-wrk.sh, then"
+                    + " --calibrate)"
+                : "calibrate against wrk with --calibrate");
   }
 
   private ServerProcess start(Peer peer, String ee, String what) throws IOException {

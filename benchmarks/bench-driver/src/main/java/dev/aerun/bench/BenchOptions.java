@@ -25,7 +25,6 @@ import java.util.Locale;
  * @param p99BoundMillis the capacity scenario's latency bound
  * @param jfr whether to record a JFR profile of each EE10 peer under the CPU scenario's load
  * @param repo the repository whose build output is run
- * @param calibrate run the load generator's calibration against wrk instead of the benchmarks
  * @param maxStealPercent the most hypervisor steal a timed phase may see before it is run again
  * @param soak how long the soak lasts
  * @param soakRate the soak's steady rate, requests per second
@@ -43,7 +42,6 @@ public record BenchOptions(
     double p99BoundMillis,
     boolean jfr,
     Path repo,
-    boolean calibrate,
     double maxStealPercent,
     Duration soak,
     double soakRate,
@@ -89,7 +87,8 @@ public record BenchOptions(
         --repo DIR              the built repository (default: found from the driver's jar)
         --calibrate             instead of the benchmarks: the built-in load generator and
                                 wrk against the same bare Jetty, interleaved (peak
-                                throughput, CPU per request); "not calibrated" without wrk
+                                throughput, CPU per request; --scenarios calibrate on
+                                bare, EE10); "not calibrated" without wrk
         -h, --help              this text
 
       or: java -jar bench-driver.jar --jfr-summary FILE.jfr
@@ -182,6 +181,11 @@ public record BenchOptions(
       }
       peers = List.copyOf(all);
     }
+    if (calibrate) { // the calibrate scenario alone, on bare Jetty's EE10 app
+      peers = List.of(Peer.BARE);
+      ees = List.of("ee10");
+      scenarios = List.of(Scenario.CALIBRATE);
+    }
     if (peers.isEmpty() || scenarios.isEmpty() || ees.isEmpty() || echoSizes.isEmpty()) {
       throw new UsageException("--peers, --scenarios, --ee and --echo-sizes must not be empty");
     }
@@ -211,7 +215,6 @@ public record BenchOptions(
         p99Bound,
         jfr,
         repo,
-        calibrate,
         maxSteal,
         soak,
         soakRate,

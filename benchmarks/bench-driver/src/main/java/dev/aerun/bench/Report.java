@@ -167,6 +167,7 @@ final class Report {
     latency(1024 * 1024);
     capacity();
     coldStart();
+    calibration();
     soak();
     processes();
     failures();
@@ -572,6 +573,45 @@ final class Report {
         List.of(renamed(figures.list.get(0), "start to first 200")),
         false,
         f("%.0f ms"));
+  }
+
+  private void calibration() {
+    List<Results.CalibrationRow> rows = results.calibration;
+    if (rows.isEmpty()) {
+      return;
+    }
+    md.append("## Calibration: the built-in load generator against wrk\n\n");
+    md.append(
+        "`GET /hello`, closed loop, 16 keep-alive connections, the built-in generator and `wrk"
+            + " -t1 -c16` interleaved round by round on the same server; the generator's CPU per"
+            + " request from its own process (wrk's from this JVM's reaped children), the"
+            + " server's from `/proc`. Median (min–max) of the rounds.\n\n");
+    for (Peer peer : peers) {
+      List<Results.CalibrationRow> own =
+          rows.stream().filter(r -> r.peer().equals(peer.id)).toList();
+      if (own.isEmpty()) {
+        continue;
+      }
+      md.append("| ").append(peer.label).append(" | built-in | wrk |\n|---|---:|---:|\n");
+      Rows<Results.CalibrationRow> figures =
+          rows(own, Results.CalibrationRow::generator)
+              .spread("Peak (req/s)", Results.CalibrationRow::rate, WHOLE)
+              .spread(
+                  "Generator CPU per request (µs)",
+                  r -> r.generatorCpuMicrosPerRequest(),
+                  f("%.1f"))
+              .spread("Server CPU per request (µs)", r -> r.serverCpuMicrosPerRequest(), f("%.1f"));
+      for (Row row : figures.list) {
+        md.append("| ").append(row.name());
+        for (String generator : List.of("built-in", "wrk")) {
+          md.append(" | ")
+              .append(row.byPeer().getOrDefault(generator, Spread.NONE).format(row.format()));
+        }
+        md.append(" |\n");
+      }
+      md.append('\n');
+    }
+    md.append("Verdict: **").append(results.generator.calibration()).append("**.\n\n");
   }
 
   private void soak() {

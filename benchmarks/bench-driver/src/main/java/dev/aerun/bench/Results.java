@@ -18,6 +18,7 @@ final class Results {
   public final List<CapacityRow> capacity = new ArrayList<>();
   public final List<ColdStartRow> coldStart = new ArrayList<>();
   public final List<SoakRow> soak = new ArrayList<>();
+  public final List<CalibrationRow> calibration = new ArrayList<>();
   public final List<ProcessRow> processes = new ArrayList<>();
   public final List<TargetRow> targets = new ArrayList<>();
   public final List<String> measurementProblems = new ArrayList<>();
@@ -230,6 +231,15 @@ final class Results {
 
   /** A look at the server during a soak: heap after a full GC, threads, open descriptors. */
   record SoakSample(double elapsedSeconds, long heapAfterGcBytes, int threads, int fds) {}
+
+  /** One calibration run ({@link Calibration}) of a generator, built-in or wrk, on one peer. */
+  record CalibrationRow(
+      String peer,
+      int round,
+      String generator,
+      double rate,
+      double generatorCpuMicrosPerRequest,
+      double serverCpuMicrosPerRequest) {}
 
   /** One peer's server process over its whole run. */
   record ProcessRow(String peer, String ee, long peakRssBytes, int threads, String log) {}

@@ -7,7 +7,8 @@ enum Scenario {
   LATENCY("latency"),
   CAPACITY("capacity"),
   COLDSTART("coldstart"),
-  SOAK("soak");
+  SOAK("soak"),
+  CALIBRATE("calibrate");
 
   /** What runs unless {@code --scenarios} says otherwise: everything but the long soak. */
   static final java.util.List<Scenario> DEFAULT =
@@ -26,6 +27,8 @@ enum Scenario {
       }
     }
     throw new IllegalArgumentException(
-        "unknown scenario '" + id + "': expected echo, cpu, latency, capacity, coldstart or soak");
+        "unknown scenario '"
+            + id
+            + "': expected echo, cpu, latency, capacity, coldstart, soak or calibrate");
   }
 }
