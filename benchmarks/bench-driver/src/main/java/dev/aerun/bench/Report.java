@@ -138,13 +138,10 @@ final class Report {
             meta.driverJavaVersion()));
     md.append("Command: `").append(meta.command()).append("`\n\n").append(machineNote(meta));
     md.append(
-        "Peers, each its own server JVM with the same flags and the same WAR: **bare Jetty** (a"
-            + " plain WebAppContext, no runtime code), **HttpConnector** (the runtime's"
-            + " HttpConnector mode), **legacy** (legacy RPC mode, in-process gRPC: the launcher's"
-            + " default) and **legacy (tcp)** (legacy RPC mode, gRPC over loopback TCP), and any"
-            + " peer given with `--peer`. Ratios: *HttpConnector / bare* (1.00 means as cheap as"
-            + " bare Jetty) and *legacy / HttpConnector* (what legacy mode costs over HttpConnector"
-            + " mode). What each figure means: docs/BENCHMARKS.md.\n\n");
+        "Peers, each its own server JVM with the same flags and WAR: **bare Jetty** (no runtime"
+            + " code), **HttpConnector**, **legacy** (in-process gRPC), **legacy (tcp)** (gRPC over"
+            + " loopback TCP) and any `--peer`. Ratios: *HttpConnector / bare*, *legacy /"
+            + " HttpConnector*. What each figure means: docs/BENCHMARKS.md.\n\n");
     generator();
     steal();
     if (!results.measurementProblems.isEmpty()) {
@@ -364,11 +361,10 @@ final class Report {
     md.append(
         String.format(
             Locale.ROOT,
-            "Server process CPU time (all threads, JIT and GC included) over the measured window,"
-                + " per answered request; median (min–max) of %d interleaved rounds. *Without"
-                + " JIT* takes off the CPU time of the JIT compiler threads in the window (the"
-                + " steady state; the targets use it); *net of idle* takes off what the same"
-                + " server used idle. ≈ marks a ratio within noise.%n%n",
+            "Server process CPU time over the measured window per answered request (*without JIT*:"
+                + " less the JIT compiler threads', as the targets use it; *net of idle*: less"
+                + " the server's idle CPU); median (min–max) of %d interleaved rounds, ≈ a ratio"
+                + " within noise.%n%n",
             rounds(rows.stream().map(CpuRow::peer).toList())));
     Rows<CpuRow> spreads =
         rows(rows, CpuRow::peer)
@@ -409,10 +405,9 @@ final class Report {
     md.append(
         String.format(
             Locale.ROOT,
-            "Milliseconds from each request's scheduled send time to its complete response"
-                + " (corrected for coordinated omission); median (min–max) of %d interleaved"
-                + " rounds. The generator's lag is how late it got round to each request: a round"
-                + " whose p99 lag is over 10 %% of its p99 is not measurable on this machine.%n%n",
+            "Milliseconds from each request's scheduled send to its complete response (no"
+                + " coordinated omission); median (min–max) of %d interleaved rounds. A round whose"
+                + " generator lag p99 is over 10 %% of its p99 is not measurable.%n%n",
             rounds(rows.stream().map(LatencyRow::peer).toList())));
     Rows<LatencyRow> percentiles =
         rows(rows, LatencyRow::peer)
@@ -450,20 +445,14 @@ final class Report {
             "## Capacity: small responses (hello), peak and highest rate with p99 ≤ %.0f ms%n%n",
             bound));
     md.append(
-        "Each round: the peak, closed loop (16 keep-alive connections, each sending its next"
-            + " request when the previous answer is in), then fixed open-loop rates searched down"
-            + " from that peak (95 %, 90 %, 80 %, … of it, then bisection); a rate passes with no"
-            + " error, p99 under the bound and at least 95 % of it achieved, and is run until two"
-            + " runs agree. A peak or a step run while the hypervisor took more than the allowed"
-            + " steal is run again; *s* is the steal over the run kept and *×n* how many runs it"
-            + " took. Median (min–max) of the rounds; ≈ marks a ratio within noise.\n\n");
+        "Each round: the closed-loop peak (16 connections), then fixed rates searched down from"
+            + " it; a rate passes with no error, p99 under the bound and 95 % of it achieved, two"
+            + " runs agreeing. *s*: the steal over the run kept, *×n*: its runs. Median (min–max)"
+            + " of the rounds, ≈ a ratio within noise.\n\n");
     if (quick) {
       md.append(
-          "> Capacity and peak throughput: **not resolved in the quick profile**. Two quick runs"
-              + " on a quiet machine differed by up to half in capacity (rounds of 2 s), so the"
-              + " quick profile searches none and runs each round's peak only for the CPU per"
-              + " request at saturation and the generator's cost; the full profile resolves"
-              + " both.\n\n");
+          "> Capacity and peak throughput: **not resolved in the quick profile** (its rounds are"
+              + " too short); its peaks give the CPU at saturation and the generator's cost.\n\n");
     }
     // One row per round: (peer, round).
     List<Map.Entry<String, CapacityRound>> rounds =
@@ -553,9 +542,8 @@ final class Report {
     md.append(
         String.format(
             Locale.ROOT,
-            "From starting the server process to the first 200 of `GET /hello` on a new"
-                + " connection, and the resident set size right after it; median of %d (starts"
-                + " the hypervisor's steal disturbed left out when others were not).%n%n",
+            "Process start to the first 200 of `GET /hello`, and the RSS then; median of %d"
+                + " (starts the steal disturbed left out when others were not).%n%n",
             rows.get(0).startMillis().size()));
     Rows<ColdStartRow> figures =
         rows(rows, ColdStartRow::peer)
@@ -582,10 +570,8 @@ final class Report {
     }
     md.append("## Calibration: the built-in load generator against wrk\n\n");
     md.append(
-        "`GET /hello`, closed loop, 16 keep-alive connections, the built-in generator and `wrk"
-            + " -t1 -c16` interleaved round by round on the same server; the generator's CPU per"
-            + " request from its own process (wrk's from this JVM's reaped children), the"
-            + " server's from `/proc`. Median (min–max) of the rounds.\n\n");
+        "`GET /hello`, closed loop, 16 connections, the built-in generator and `wrk -t1 -c16`"
+            + " interleaved round by round; median (min–max) of the rounds.\n\n");
     for (Peer peer : peers) {
       List<Results.CalibrationRow> own =
           rows.stream().filter(r -> r.peer().equals(peer.id)).toList();
@@ -623,11 +609,10 @@ final class Report {
     md.append(
         String.format(
             Locale.ROOT,
-            "`GET /hello` at %.0f/s for %.1f minutes, the peers side by side; after a warm-up and"
-                + " after each of %d intervals, the server's heap right after a full collection,"
-                + " its threads and its open file descriptors. Flat: the median of the last third"
-                + " of these samples within %s (or 10 %%) of the first third's for the heap, %d"
-                + " threads, %d descriptors. Slopes are least-squares, per minute.%n%n",
+            "`GET /hello` at %.0f/s for %.1f minutes, the peers side by side, sampled (heap after"
+                + " a full GC, threads, descriptors) after a warm-up and %d intervals. Growth: the"
+                + " last third's median less the first third's (flat: within %s or 10 %%, %d"
+                + " threads, %d descriptors); slopes per minute.%n%n",
             rows.get(0).rate(),
             rows.get(0).minutes(),
             rows.get(0).samples().size() - 1,
