@@ -2,6 +2,7 @@ package dev.aerun.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -212,7 +213,8 @@ final class Results {
 
   /**
    * A soak of one peer (see {@link SoakScenario}): a steady rate, the server sampled after each
-   * interval.
+   * interval; {@code failed} counts requests not answered 200 (other statuses, broken connections,
+   * no answer), {@code statuses} the answers by status.
    */
   record SoakRow(
       String peer,
@@ -220,6 +222,7 @@ final class Results {
       double minutes,
       long sent,
       long failed,
+      Map<Integer, Long> statuses,
       double p50Millis,
       double p99Millis,
       double maxMillis,

@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
@@ -60,11 +62,13 @@ final class SoakScenario {
     Histogram latency = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
     long sent = 0;
     long failed = 0;
+    Map<Integer, Long> statuses = new TreeMap<>();
     for (long i = 1; i <= intervals; i++) {
       RateRun run = client.openLoop(port, hello, rate, interval, CONNECTIONS);
       latency.add(run.latency());
       sent += run.sent();
       failed += run.sent() - run.ok();
+      run.statuses().forEach((status, n) -> statuses.merge(status, n, Long::sum));
       SoakSample s = sample(client, server, (System.nanoTime() - start) / 1e9);
       samples.add(s);
       progress.note(
@@ -84,6 +88,7 @@ final class SoakScenario {
         samples.get(samples.size() - 1).elapsedSeconds() / 60,
         sent,
         failed,
+        statuses,
         latency.getValueAtPercentile(50) / 1000.0,
         latency.getValueAtPercentile(99) / 1000.0,
         latency.getMaxValue() / 1000.0,

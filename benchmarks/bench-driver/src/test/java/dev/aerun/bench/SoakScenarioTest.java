@@ -25,7 +25,8 @@ class SoakScenarioTest {
   }
 
   private static SoakRow soak(String peer, long failed, List<SoakSample> samples) {
-    return new SoakRow(peer, 200, 30, 360_000, failed, 1, 2, 3, samples, 0, 0, 0, false);
+    return new SoakRow(
+        peer, 200, 30, 360_000, failed, java.util.Map.of(), 1, 2, 3, samples, 0, 0, 0, false);
   }
 
   private static Results.TargetRow target(SoakRow... rows) {
