@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -253,18 +252,7 @@ final class Bench {
   }
 
   private void jcmd(long pid, String... command) throws Exception {
-    List<String> line = new ArrayList<>(List.of(options.java().resolveSibling("jcmd").toString()));
-    line.add(Long.toString(pid));
-    line.addAll(List.of(command));
-    Process process =
-        new ProcessBuilder(line)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-      process.destroyForcibly();
-      throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed");
-    }
+    ServerProcess.jcmd(options.java(), pid, command);
   }
 
   /**

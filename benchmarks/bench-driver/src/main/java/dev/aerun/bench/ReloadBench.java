@@ -119,14 +119,7 @@ final class ReloadBench {
   }
 
   private static String jcmd(long pid, String command) throws Exception {
-    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    Process p =
-        new ProcessBuilder(
-                Files.isExecutable(jcmd) ? jcmd.toString() : "jcmd", String.valueOf(pid), command)
-            .redirectErrorStream(true)
-            .start();
-    String output = new String(p.getInputStream().readAllBytes());
-    p.waitFor(60, TimeUnit.SECONDS);
-    return output;
+    return ServerProcess.jcmd(
+        Path.of(System.getProperty("java.home"), "bin", "java"), pid, command);
   }
 }

@@ -1,13 +1,9 @@
 package dev.aerun.bench;
 
+import dev.aerun.testing.RawHttp;
 import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.ConnectException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -148,29 +144,11 @@ final class ServerProcess implements AutoCloseable {
     throw new IllegalStateException(peer.label + " never answered 200 on " + path);
   }
 
-  /** One HTTP/1.1 GET on its own connection; the status code. */
+  /** One HTTP/1.1 GET on its own connection ({@link RawHttp}); the status code, or -1. */
   private static int rawGetStatus(int port, String path) throws IOException {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-      socket.setSoTimeout(30_000);
-      OutputStream out = socket.getOutputStream();
-      out.write(
-          ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
-      out.flush();
-      InputStream in = socket.getInputStream();
-      byte[] head = new byte[12];
-      int read = 0;
-      while (read < head.length) {
-        int n = in.read(head, read, head.length - read);
-        if (n < 0) {
-          return -1;
-        }
-        read += n;
-      }
-      in.transferTo(OutputStream.nullOutputStream());
-      String statusLine = new String(head, StandardCharsets.US_ASCII);
-      return Integer.parseInt(statusLine.substring(9, 12));
+    try (RawHttp connection = RawHttp.connect(port, Duration.ofSeconds(30))) {
+      connection.write("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+      return connection.readResponse(false).status();
     }
   }
 
@@ -243,6 +221,20 @@ final class ServerProcess implements AutoCloseable {
     } catch (IOException | RuntimeException ignored) {
       // Left behind in the logs folder; harmless.
     }
+  }
+
+  /** Runs {@code jcmd PID COMMAND...} of the JDK whose launcher is {@code java}; its output. */
+  static String jcmd(Path java, long pid, String... command) throws Exception {
+    List<String> line = new ArrayList<>(List.of(java.resolveSibling("jcmd").toString()));
+    line.add(Long.toString(pid));
+    line.addAll(List.of(command));
+    Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes());
+    if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      process.destroyForcibly();
+      throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed: " + output);
+    }
+    return output;
   }
 
   static void sleepMillis(long millis) {
