@@ -25,9 +25,10 @@ for (signal in ['INT', 'TERM']) {
     def started = null
     def deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5)
     while (started == null) {
-      def m = log.text =~ /Serving webapp in .* at http:\/\/127\.0\.0\.1:(\d+)\//
-      if (m.find()) {
-        started = m.group(1) as int
+      def line = dev.aerun.startline.StartLine.find(log.text)
+      if (line.isPresent()) {
+        assert line.get().host() == '127.0.0.1' && log.text.contains('Serving webapp in ') : log.text
+        started = line.get().port()
       } else {
         assert maven.alive && System.nanoTime() < deadline : log.text
         Thread.sleep(200)

@@ -12,8 +12,21 @@ assert service.contains('GREETING') : service
 assert new File(out, 'kubernetes.yaml').getText('UTF-8').contains(image)
 assert new File(out, 'app.yaml').isFile() && new File(out, 'Dockerfile').isFile()
 assert new File(out, 'app/WEB-INF/classes/it/HelloServlet.class').isFile()
-assert new File(basedir, 'target/aerun/images/java21.tar').exists()
-assert !new File(basedir, 'target/aerun/images/java17.tar').exists()
+// The app's image is built on the stand-in setup.groovy installed, whatever else the repositories
+// hold: its one layer is the app image's first.
+def standIn = new File(localRepositoryPath, "dev/aerun/images/${aerunVersion}/images-${aerunVersion}-java21.tar")
+def base = dev.aerun.stage.oci.OciImage.read(standIn.toPath(), new File(basedir, 'target/blobs-base').toPath())
+def app = dev.aerun.stage.oci.OciImage.read(new File(out, 'image.tar').toPath(), new File(basedir, 'target/blobs-app').toPath())
+assert base.layers().size() == 1 && app.layers()[0].digest() == base.layers()[0].digest() : app.layers()
+// Each runtime image is linked exactly when the repositories the build resolves from have it: the
+// stand-in; java17 and java25 only if the user's own repository (which the projects resolve from
+// too) holds one, as after `mvn install` of the runtime's images module.
+def images = new File(basedir, 'target/aerun/images')
+assert new File(images, 'java21.tar').exists()
+for (runtime in ['java17', 'java25']) {
+  def resolved = new File(localRepositoryPath, "dev/aerun/images/${aerunVersion}/images-${aerunVersion}-${runtime}.tar").exists()
+  assert new File(images, "${runtime}.tar").exists() == resolved : runtime
+}
 def log = new File(basedir, 'build.log').getText('UTF-8')
 assert log.contains('staged hello into ' + out.path) : log
 assert log.contains('image: ' + image) : log

@@ -1,21 +1,20 @@
 package dev.aerun.maven;
 
+import dev.aerun.startline.StartLine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A runtime JVM started by a goal, whose output goes to a file: how to wait for its start line and
- * how to stop it (SIGTERM, so that it drains).
+ * A runtime JVM started by a goal, whose output goes to a file: how to wait for its {@link
+ * StartLine} and how to stop it (SIGTERM, so that it drains).
  */
 final class ForkedRuntime {
-  /** The runtime's start line: {@code Serving APP in MODE ... at http://HOST:PORT/ - started}. */
-  static final Pattern STARTED = Pattern.compile("Serving .* at http://([^/]+):(\\d+)/ - started");
-
   /** An {@code error:} line, the one line a start failure ends with. */
   private static final Pattern ERROR = Pattern.compile("(?m)^error: .*$");
 
@@ -30,9 +29,9 @@ final class ForkedRuntime {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       String output = Files.exists(log) ? Files.readString(log) : "";
-      Matcher started = STARTED.matcher(output);
-      if (started.find()) {
-        return Integer.parseInt(started.group(2));
+      Optional<StartLine> started = StartLine.find(output);
+      if (started.isPresent()) {
+        return started.get().port();
       }
       if (!process.isAlive()) {
         Matcher error = ERROR.matcher(output);

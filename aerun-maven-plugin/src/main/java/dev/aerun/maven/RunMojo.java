@@ -1,5 +1,6 @@
 package dev.aerun.maven;
 
+import dev.aerun.startline.StartLine;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -15,7 +16,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -155,10 +155,7 @@ public class RunMojo extends AbstractAerunMojo {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         System.out.println(line);
         if (!started.isDone()) {
-          Matcher m = ForkedRuntime.STARTED.matcher(line);
-          if (m.find()) {
-            started.complete(Integer.parseInt(m.group(2)));
-          }
+          StartLine.find(line).ifPresent(s -> started.complete(s.port()));
         }
       }
     } catch (IOException e) {

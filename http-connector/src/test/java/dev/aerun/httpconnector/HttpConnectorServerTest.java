@@ -9,16 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.runtime.contract.ContractOptions;
 import dev.aerun.runtime.contract.TrustPolicy;
-import java.io.BufferedReader;
+import dev.aerun.testing.RawHttp;
 import java.io.ByteArrayInputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.io.Content;
@@ -141,17 +137,13 @@ class HttpConnectorServerTest {
   void contentLengthOverLimit_gets413BeforeBodyIsSent() throws Exception {
     // A raw socket: the JDK 17 HttpClient hangs on a final status in answer to Expect:
     // 100-continue.
-    try (Socket socket = new Socket("127.0.0.1", server.port())) {
-      socket.setSoTimeout(10_000);
-      OutputStream out = socket.getOutputStream();
-      out.write(
-          ("POST /count HTTP/1.1\r\nHost: a\r\nContent-Length: " + (33 * MIB) + "\r\n\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
-      out.flush();
+    try (RawHttp connection = RawHttp.connect(server.port())) {
       String statusLine =
-          new BufferedReader(
-                  new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
-              .readLine();
+          connection
+              .write(
+                  "POST /count HTTP/1.1\r\nHost: a\r\nContent-Length: " + (33 * MIB) + "\r\n\r\n")
+              .readResponse(false)
+              .statusLine();
 
       assertEquals("HTTP/1.1 413 Payload Too Large", statusLine);
     }

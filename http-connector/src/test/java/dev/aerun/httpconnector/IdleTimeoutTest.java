@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.runtime.load.Capacity;
-import java.io.ByteArrayOutputStream;
+import dev.aerun.testing.RawHttp;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -146,17 +144,10 @@ class IdleTimeoutTest {
 
   /** One GET on its own connection, which closes after it; the whole response as text. */
   private static String get(int port, String path) throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      socket.setSoTimeout(30_000);
-      socket
-          .getOutputStream()
-          .write(
-              ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                  .getBytes(StandardCharsets.US_ASCII));
-      ByteArrayOutputStream received = new ByteArrayOutputStream();
-      InputStream in = socket.getInputStream();
-      in.transferTo(received);
-      return received.toString(StandardCharsets.ISO_8859_1);
+    try (RawHttp connection = RawHttp.connect(port, Duration.ofSeconds(30))) {
+      return connection
+          .write("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+          .readToEnd();
     }
   }
 

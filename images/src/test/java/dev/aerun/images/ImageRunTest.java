@@ -11,10 +11,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.aerun.stage.Stage;
 import dev.aerun.stage.oci.Layer;
 import dev.aerun.stage.oci.OciImage;
-import java.io.BufferedReader;
+import dev.aerun.testing.AppCopies;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,8 +30,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,7 +44,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ImageRunTest {
   private static final Pattern CLASS_LOAD =
       Pattern.compile("\\[class,load\\] (\\S+) source: ([^\\n]*)");
-  private static final Pattern STARTED = Pattern.compile(" at http://([^/\"]+):(\\d+)/");
   private static final Path IMAGES = Path.of(System.getProperty("aerun.images.dir"));
   private static final Path APPS = Path.of(System.getProperty("aerun.apps.dir"));
   private static final HttpClient CLIENT =
@@ -80,13 +76,8 @@ class ImageRunTest {
     Stage.Staged staged = Stage.stage(app, out, "test.local/sample", IMAGES);
     assertTrue(staged.image().startsWith("test.local/sample@sha256:"), staged.image());
 
-    OciImage image = OciImage.read(out.resolve("image.tar"), dir.resolve("blobs"));
-    Path root = Files.createDirectories(dir.resolve("rootfs"));
-    for (Layer layer : image.layers()) {
-      run(
-          List.of(
-              "tar", "--numeric-owner", "-xzf", layer.file().toString(), "-C", root.toString()));
-    }
+    OciImage image = unpack(out);
+    Path root = dir.resolve("rootfs");
     ObjectNode config = image.containerConfig();
     assertEquals("65532:65532", config.path("User").asText());
     List<String> entrypoint = strings(config.path("Entrypoint"));
@@ -147,13 +138,8 @@ class ImageRunTest {
     String war = ee.equals("ee8") ? "sample-ee8-app.war" : "sample-ee10-app.war";
     Path app = explode(APPS.resolve(war), dir.resolve("app"), runtime);
     Stage.stage(app, dir.resolve("staged"), "test.local/sample", IMAGES);
-    OciImage image = OciImage.read(dir.resolve("staged/image.tar"), dir.resolve("blobs"));
-    Path root = Files.createDirectories(dir.resolve("rootfs"));
-    for (Layer layer : image.layers()) {
-      run(
-          List.of(
-              "tar", "--numeric-owner", "-xzf", layer.file().toString(), "-C", root.toString()));
-    }
+    OciImage image = unpack(dir.resolve("staged"));
+    Path root = dir.resolve("rootfs");
     Container c =
         Container.start(
             root,
@@ -230,13 +216,8 @@ class ImageRunTest {
     String ee = runtime.equals("java17") ? "ee8" : "ee10";
     Path app = explode(APPS.resolve("sample-" + ee + "-app.war"), dir.resolve("app"), runtime);
     Stage.Staged staged = Stage.stage(app, dir.resolve("staged"), "test.local/sample", IMAGES);
-    OciImage image = OciImage.read(dir.resolve("staged/image.tar"), dir.resolve("blobs"));
-    Path root = Files.createDirectories(dir.resolve("rootfs"));
-    for (Layer layer : image.layers()) {
-      run(
-          List.of(
-              "tar", "--numeric-owner", "-xzf", layer.file().toString(), "-C", root.toString()));
-    }
+    OciImage image = unpack(dir.resolve("staged"));
+    Path root = dir.resolve("rootfs");
     ObjectNode config = image.containerConfig();
     Container c = Container.start(root, config, List.of(), Map.of("GAE_MEMORY_MB", "192"));
     try {
@@ -281,21 +262,21 @@ class ImageRunTest {
     }
   }
 
+  /** The image staged into {@code staged}, its layers unpacked into {@code dir/rootfs}. */
+  private OciImage unpack(Path staged) throws Exception {
+    OciImage image = OciImage.read(staged.resolve("image.tar"), dir.resolve("blobs"));
+    Path root = Files.createDirectories(dir.resolve("rootfs"));
+    for (Layer layer : image.layers()) {
+      run(
+          List.of(
+              "tar", "--numeric-owner", "-xzf", layer.file().toString(), "-C", root.toString()));
+    }
+    return image;
+  }
+
   /** The war unpacked, its descriptor's runtime set to {@code runtime}. */
   static Path explode(Path war, Path to, String runtime) throws IOException {
-    try (ZipFile zip = new ZipFile(war.toFile())) {
-      for (ZipEntry e : java.util.Collections.list(zip.entries())) {
-        Path target = to.resolve(e.getName()).normalize();
-        if (e.isDirectory()) {
-          Files.createDirectories(target);
-        } else {
-          Files.createDirectories(target.getParent());
-          try (InputStream in = zip.getInputStream(e)) {
-            Files.copy(in, target);
-          }
-        }
-      }
-    }
+    AppCopies.explode(war, to);
     Path descriptor = to.resolve("WEB-INF/appengine-web.xml");
     Files.writeString(
         descriptor,
@@ -329,30 +310,17 @@ class ImageRunTest {
     return list;
   }
 
-  /** The entrypoint running in {@code root}, in new mount and PID namespaces. */
+  /**
+   * The entrypoint running in {@code root}, in new mount and PID namespaces, with the image's
+   * environment and nothing of this machine's; started and watched by the test harness.
+   */
   static final class Container {
-    private final Process process;
-    private final StringBuffer output = new StringBuffer();
+    private final RuntimeProcess process;
     private final Path root;
 
-    private Container(Process process, Path root) {
+    private Container(RuntimeProcess process, Path root) {
       this.process = process;
       this.root = root;
-      Thread reader =
-          new Thread(
-              () -> {
-                try (BufferedReader r =
-                    new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                  for (String line; (line = r.readLine()) != null; ) {
-                    output.append(line).append('\n');
-                  }
-                } catch (IOException e) {
-                  output.append("(output lost: ").append(e).append(")\n");
-                }
-              });
-      reader.setDaemon(true);
-      reader.start();
     }
 
     static Container start(Path root, JsonNode config, List<String> args) throws IOException {
@@ -361,7 +329,10 @@ class ImageRunTest {
 
     static Container start(Path root, JsonNode config, List<String> args, Map<String, String> env)
         throws IOException {
-      List<String> command = new ArrayList<>();
+      List<String> command = new ArrayList<>(List.of("env", "-i"));
+      command.addAll(strings(config.path("Env")));
+      command.add("PORT=0");
+      env.forEach((name, value) -> command.add(name + "=" + value));
       command.addAll(List.of("unshare", "--mount", "--pid", "--fork", "--kill-child", "sh", "-c"));
       // The mounts a container runtime gives: /proc (the JVM reads it) and the devices.
       command.add(
@@ -372,46 +343,30 @@ class ImageRunTest {
       command.add(config.path("User").asText());
       command.addAll(strings(config.path("Entrypoint")));
       command.addAll(args);
-      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-      builder.environment().clear();
-      for (String e : strings(config.path("Env"))) {
-        int eq = e.indexOf('=');
-        builder.environment().put(e.substring(0, eq), e.substring(eq + 1));
-      }
-      builder.environment().put("PORT", "0");
-      builder.environment().putAll(env);
-      return new Container(builder.start(), root);
+      Path log = Files.createTempFile(root.getParent(), "container-", ".log");
+      return new Container(RuntimeProcess.start("the container", command, Map.of(), log), root);
     }
 
-    int port() throws InterruptedException {
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-      while (System.nanoTime() < deadline) {
-        Matcher m = STARTED.matcher(output);
-        if (m.find()) {
-          return Integer.parseInt(m.group(2));
-        }
-        if (!process.isAlive()) {
-          break;
-        }
-        Thread.sleep(100);
-      }
-      throw new AssertionError("the container did not start serving:\n" + output);
+    int port() {
+      return process.port();
     }
 
     /** The JVM: the one process of the container running the image's {@code java}. */
     ProcessHandle jvm() {
       Optional<ProcessHandle> jvm =
           process
+              .toHandle()
               .descendants()
               .filter(h -> h.info().command().map(c -> c.startsWith(root.toString())).orElse(false))
               .findFirst();
-      return jvm.orElseThrow(() -> new AssertionError("no JVM in the container:\n" + output));
+      return jvm.orElseThrow(() -> new AssertionError("no JVM in the container:\n" + output()));
     }
 
     /** The image's JVMs in the container, each after its parent. */
     List<ProcessHandle> jvms() {
       List<ProcessHandle> all =
           process
+              .toHandle()
               .descendants()
               .filter(h -> h.info().command().map(c -> c.startsWith(root.toString())).orElse(false))
               .toList();
@@ -425,19 +380,17 @@ class ImageRunTest {
     }
 
     int waitForExit() throws InterruptedException {
-      if (!process.waitFor(2, TimeUnit.MINUTES)) {
-        throw new AssertionError("did not exit after SIGTERM:\n" + output);
-      }
-      return process.exitValue();
+      return process
+          .awaitExit(Duration.ofMinutes(2))
+          .orElseThrow(() -> new AssertionError("did not exit after SIGTERM:\n" + output()));
     }
 
     String output() {
-      return output.toString();
+      return process.output();
     }
 
     void kill() {
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
+      process.close();
     }
   }
 }

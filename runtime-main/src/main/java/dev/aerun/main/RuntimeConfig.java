@@ -10,6 +10,7 @@ import dev.aerun.runtime.load.BodyMemory;
 import dev.aerun.runtime.logging.LogFormat;
 import dev.aerun.runtime.server.PublicServerSpec;
 import dev.aerun.runtime.statics.StaticFiles;
+import dev.aerun.startline.StartLine;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -127,8 +128,8 @@ record RuntimeConfig(
   }
 
   /**
-   * The start line; people and tools wait for it, and end-to-end tests find the port in its {@code
-   * at http://HOST:PORT/}.
+   * The start line ({@link StartLine}, but for the legacy runtime role, which serves no HTTP);
+   * people wait for it, and the plugin, the tests and scripts take the port from it.
    *
    * @param at where the server takes requests (see {@code RuntimeServer#endpoint})
    * @param startedMillis milliseconds since the launcher started
@@ -153,8 +154,10 @@ record RuntimeConfig(
                       + " transport)"
                   : "HttpConnector mode (" + selection.ee() + ")";
         };
-    return String.format(
-        "Serving %s in %s on Jetty %s at %s - started in %d ms%s",
-        name, how, org.eclipse.jetty.util.Jetty.VERSION, at, startedMillis, note);
+    return StartLine.format(
+        name + " in " + how + " on Jetty " + org.eclipse.jetty.util.Jetty.VERSION,
+        at,
+        startedMillis,
+        note);
   }
 }

@@ -1,68 +1,70 @@
 package dev.aerun.bench;
 
-import dev.aerun.bench.Results.CapacityRow;
+import dev.aerun.bench.Results.CapacityRound;
 import dev.aerun.bench.Results.Failure;
-import dev.aerun.bench.Results.ProcessRow;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One benchmark run: for each EE version and each peer, a server JVM started fresh, measured
- * scenario by scenario from this JVM, then stopped; then the report. A peer that fails is recorded
- * as a failure and the run goes on with the next one.
+ * One benchmark run: for each EE version and each peer, a server JVM started fresh and measured
+ * scenario by scenario from this JVM (EE10's servers stay up through the timing rounds, which
+ * interleave the peers), then stopped; then the report. A peer or a step that fails is recorded as
+ * a failure and the run goes on.
  */
 final class Bench {
-  private static final long KIB = 1024;
-  private static final long MIB = 1024 * 1024;
+  private static final Pattern JETTY_VERSION = Pattern.compile("on (?:bare )?Jetty (\\S+)");
+
+  /** One start to the first 200: its time, the RSS then, and the steal over it. */
+  private record Start(double millis, long rssBytes, double stealPercent) {}
 
   private final BenchOptions options;
   private final Profile profile;
   private final ServerProcess.Layout layout;
   private final Results results = new Results();
-  private final ColdStarts coldStarts = new ColdStarts();
-  private final Map<String, List<Results.CapacityRound>> capacityRounds = new LinkedHashMap<>();
+  private final Map<String, List<Start>> coldStarts = new LinkedHashMap<>();
+  private final Map<String, List<CapacityRound>> capacityRounds = new LinkedHashMap<>();
+  private final List<Path> jfrRecordings = new ArrayList<>();
   private final EchoScenario echo;
   private final TimingScenarios timing;
-  private final JfrProfiles jfr;
   private final Steal steal;
   private final Path workDir;
-  private Progress progress;
+  private final Progress progress;
   private String jettyVersion = "?";
 
-  private Bench(BenchOptions options) throws IOException {
+  private Bench(BenchOptions options, PrintStream console) throws IOException {
     this.options = options;
     this.profile = options.profile();
     this.layout = ServerProcess.Layout.of(options.repo());
     this.workDir = Files.createDirectories(options.out().resolve("logs")).toAbsolutePath();
     this.echo = new EchoScenario(profile);
-    this.jfr = new JfrProfiles(options);
     this.steal = options.steal();
     this.timing =
         new TimingScenarios(
-            profile, options.p99BoundMillis(), echo.body(KIB), options.acceptEncoding(), steal);
+            profile, options.p99BoundMillis(), echo.body(1024), options.acceptEncoding(), steal);
+    this.progress = new Progress(console, countSteps());
   }
 
   /** Runs the benchmarks of {@code options}; returns the results folder. */
   static Path run(BenchOptions options, String commandLine, PrintStream console) throws Exception {
-    Bench bench = new Bench(options);
-    bench.layout.check(options.ees());
-    Files.createDirectories(options.out());
-    bench.progress = new Progress(console, bench.countSteps());
+    ServerProcess.Layout.of(options.repo()).check(options.ees());
+    Bench bench = new Bench(options, console);
     long start = System.nanoTime();
     Instant startedAt = Instant.now();
-    double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    double loadBefore = loadAverage();
     OtherCpu.Sample cpuBefore = OtherCpu.Sample.now();
     bench.progress.note(
         "profile "
@@ -70,45 +72,50 @@ final class Bench {
             + ", peers "
             + options.peers().stream().map(p -> p.id).toList()
             + ", results in "
-            + options.out().toAbsolutePath());
+            + options.out());
     try (LoadGenerator client = new LoadGenerator()) {
       bench.measureAll(client);
     }
     double others = cpuBefore.othersPercentUntil(OtherCpu.Sample.now());
     bench.results.meta =
         bench.meta(startedAt, (System.nanoTime() - start) / 1e9, commandLine, loadBefore, others);
-    bench.jfr.summarise(bench.results);
-    Report.write(bench.results, options, options.out());
+    for (Path recording : bench.jfrRecordings) {
+      try {
+        Path summary = recording.resolveSibling(recording.getFileName() + ".txt");
+        Files.writeString(summary, JfrSummary.summarise(recording, 25));
+      } catch (Exception e) {
+        bench.results.failures.add(
+            new Failure("-", "-", "jfr summary", recording.getFileName() + ": " + e));
+      }
+    }
+    Report.write(bench.results, options.peers(), options.out());
     bench.progress.note("done: " + options.out().resolve("summary.md"));
     return options.out();
   }
 
+  /** The steps the progress display counts: starts, echo sizes, timing phases, cold starts. */
   private int countSteps() {
+    int echoSizes = options.runs(Scenario.ECHO) ? options.echoSizes().size() : 0;
+    int perRound =
+        (options.runs(Scenario.CPU) ? 1 : 0)
+            + (options.runs(Scenario.CALIBRATE) ? 1 : 0)
+            + (options.runs(Scenario.LATENCY) ? 2 : 0)
+            + (options.runs(Scenario.CAPACITY) ? 1 : 0);
     int steps = 0;
     for (String ee : options.ees()) {
-      boolean ee10 = ee.equals("ee10");
-      if (!ee10 && !options.runs(Scenario.ECHO)) {
-        continue;
+      if (ee.equals("ee10")) {
+        int timed = perRound * profile.rounds() + (options.jfr() ? 1 : 0);
+        steps += (1 + echoSizes + timed) * options.peers().size();
+      } else if (echoSizes > 0) {
+        steps += (1 + echoSizes) * options.peers().size();
       }
-      int perPeer = 1;
-      if (options.runs(Scenario.ECHO)) {
-        perPeer += options.echoSizes().size();
-      }
-      if (ee10) {
-        int perRound = options.runs(Scenario.CPU) ? 1 : 0;
-        perRound += options.runs(Scenario.LATENCY) ? 2 : 0;
-        perRound += options.runs(Scenario.CAPACITY) ? 1 : 0;
-        perPeer += perRound * profile.rounds();
-        perPeer += options.jfr() ? 1 : 0;
-      }
-      steps += perPeer * options.peers().size();
     }
-    if (options.runs(Scenario.ECHO)) {
+    if (echoSizes > 0) {
       steps +=
-          (profile.echoRounds() - 1)
+          (options.echoRounds() - 1)
               * options.ees().size()
               * echoRoundPeers().size()
-              * (1 + options.echoSizes().size());
+              * (1 + echoSizes);
     }
     if (options.runs(Scenario.COLDSTART) && options.ees().contains("ee10")) {
       steps += (profile.coldStarts() - 1) * options.peers().size();
@@ -116,48 +123,44 @@ final class Bench {
     return steps;
   }
 
+  /** Whether a scenario that runs in rounds, the peers interleaved, is on. */
+  private boolean timing() {
+    return options.runs(Scenario.CPU)
+        || options.runs(Scenario.LATENCY)
+        || options.runs(Scenario.CAPACITY)
+        || options.runs(Scenario.CALIBRATE);
+  }
+
   private void measureAll(LoadGenerator client) throws Exception {
-    for (Peer peer : options.peers()) {
-      results.peers.add(new Results.PeerInfo(peer.id, peer.label));
-    }
+    options.peers().forEach(p -> results.peers.add(new Results.PeerInfo(p.id, p.label)));
     for (String ee : options.ees()) {
       boolean ee10 = ee.equals("ee10");
       if (!ee10 && !options.runs(Scenario.ECHO)) {
         continue;
       }
-      // Every peer's server stays up through the timing rounds, which interleave the peers.
+      boolean stayUp = ee10 && (timing() || options.runs(Scenario.SOAK));
       Map<Peer, ServerProcess> live = new LinkedHashMap<>();
       try {
         for (Peer peer : options.peers()) {
-          try {
-            ServerProcess server = startAndEcho(client, peer, ee, 1);
-            if (server != null) {
-              live.put(peer, server);
-              if (!ee10 || !timing()) {
-                finish(client, live.remove(peer));
-              }
+          ServerProcess server = startAndEcho(client, peer, ee, 1);
+          if (server != null) {
+            live.put(peer, server);
+            if (!stayUp) {
+              finish(client, live.remove(peer));
             }
-          } catch (RuntimeException e) {
-            results.failures.add(new Failure(peer.id, ee, "run", String.valueOf(e)));
-            progress.note("FAILED: " + peer.id + " " + ee + ": " + e);
           }
         }
         if (ee10 && timing()) {
-          rounds(client, live);
-          for (ServerProcess server : live.values()) {
-            if (options.jfr()) {
-              step(
-                  server.peer(),
-                  ee,
-                  "JFR profile, cpu load at 4x rate",
-                  () -> jfr.record(client, server, timing.cpuLoad()));
-            }
+          rounds(client, live.values());
+          for (ServerProcess server : options.jfr() ? live.values() : List.<ServerProcess>of()) {
+            step(server.peer(), ee, "JFR profile, cpu load at 4x rate", () -> jfr(client, server));
           }
         }
-      } finally {
-        for (ServerProcess server : live.values()) {
-          finish(client, server);
+        if (ee10 && options.runs(Scenario.SOAK)) {
+          soak(client, live.values());
         }
+      } finally {
+        live.values().forEach(server -> finish(client, server));
       }
     }
     moreEchoRounds(client);
@@ -167,26 +170,24 @@ final class Bench {
     results.steal = steal.summary();
   }
 
-  private boolean timing() {
-    return options.runs(Scenario.CPU)
-        || options.runs(Scenario.LATENCY)
-        || options.runs(Scenario.CAPACITY);
-  }
-
   /**
    * The timing scenarios, round after round, the peers interleaved in each (A B C, A B C, …), so
    * that whatever else the machine does meanwhile falls on every peer alike.
    */
-  private void rounds(LoadGenerator client, Map<Peer, ServerProcess> live) {
+  private void rounds(LoadGenerator client, Collection<ServerProcess> live) {
     for (int round = 1; round <= profile.rounds(); round++) {
       int r = round;
       String of = " [" + round + "/" + profile.rounds() + "]";
-      for (ServerProcess server : live.values()) {
-        Peer peer = server.peer();
+      for (ServerProcess server : live) {
         if (!server.isAlive()) {
           continue;
         }
+        Peer peer = server.peer();
         int port = server.awaitPort();
+        if (options.runs(Scenario.CALIBRATE)) {
+          String what = "calibrate: built-in, wrk" + of;
+          step(peer, "ee10", what, () -> Calibration.round(client, server, profile, r, results));
+        }
         if (options.runs(Scenario.CPU)) {
           step(
               peer,
@@ -195,40 +196,102 @@ final class Bench {
               () -> timing.cpu(client, server, port, r, results));
         }
         if (options.runs(Scenario.LATENCY)) {
-          step(
-              peer,
-              "ee10",
-              "latency 5 KiB @ " + profile.latencyRate5k() + "/s" + of,
-              () ->
-                  timing.latency(client, peer, port, 5 * KIB, profile.latencyRate5k(), r, results));
-          step(
-              peer,
-              "ee10",
-              "latency 1 MiB @ " + profile.latencyRate1m() + "/s" + of,
-              () -> timing.latency(client, peer, port, MIB, profile.latencyRate1m(), r, results));
+          for (long size : new long[] {5 * 1024, 1024 * 1024}) {
+            int rate = size == 1024 * 1024 ? profile.latencyRate1m() : profile.latencyRate5k();
+            String what = "latency " + Report.size(size) + " @ " + rate + "/s" + of;
+            step(
+                peer,
+                "ee10",
+                what,
+                () -> timing.latency(client, peer, port, size, rate, r, results));
+          }
         }
         if (options.runs(Scenario.CAPACITY)) {
-          step(
-              peer,
-              "ee10",
-              "capacity (hello)" + of,
-              () -> {
-                Results.CapacityRound found = timing.capacity(client, server, port, r);
-                capacityRounds.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(found);
-                return String.format(
-                    Locale.ROOT,
-                    "peak %.0f/s, %.0f/s with p99 ≤ %.0f ms (%d steps), generator %.1f µs vs"
-                        + " server %.1f µs/request",
-                    found.peakRate(),
-                    found.capacityRate(),
-                    options.p99BoundMillis(),
-                    found.steps().size(),
-                    found.generatorCpuMicrosPerRequestAtPeak(),
-                    found.serverCpuMicrosPerRequestAtPeak());
-              });
+          step(peer, "ee10", "capacity (hello)" + of, () -> capacity(client, server, port, r));
         }
       }
     }
+  }
+
+  private String capacity(LoadGenerator client, ServerProcess server, int port, int round)
+      throws Exception {
+    CapacityRound found = timing.capacity(client, server, port, round);
+    capacityRounds.computeIfAbsent(server.peer().id, k -> new ArrayList<>()).add(found);
+    String capacity =
+        Double.isNaN(found.capacityRate())
+            ? "capacity not resolved in the quick profile"
+            : String.format(
+                Locale.ROOT,
+                "%.0f/s with p99 ≤ %.0f ms (%d steps)",
+                found.capacityRate(),
+                options.p99BoundMillis(),
+                found.steps().size());
+    return String.format(
+        Locale.ROOT,
+        "peak %.0f/s, %s, generator %.1f µs vs server %.1f µs/request",
+        found.peakRate(),
+        capacity,
+        found.generatorCpuMicrosPerRequestAtPeak(),
+        found.serverCpuMicrosPerRequestAtPeak());
+  }
+
+  /**
+   * A JFR recording of the server under four times the CPU scenario's rate (JFR samples running
+   * threads only: a busier server gives more samples in the same time), summarised at the end.
+   */
+  private String jfr(LoadGenerator client, ServerProcess server) throws Exception {
+    Path dir = Files.createDirectories(options.out().resolve("profiles"));
+    Path recording = dir.resolve(server.peer().id + "-" + server.ee() + ".jfr").toAbsolutePath();
+    jcmd(server.pid(), "JFR.start", "name=bench", "settings=profile", "filename=" + recording);
+    try {
+      double rate = 4.0 * profile.cpuRate();
+      client.openLoop(server.awaitPort(), timing.cpuLoad(), rate, profile.measure());
+    } finally {
+      jcmd(server.pid(), "JFR.stop", "name=bench");
+    }
+    jfrRecordings.add(recording);
+    return "recorded profiles/" + recording.getFileName();
+  }
+
+  private void jcmd(long pid, String... command) throws Exception {
+    ServerProcess.jcmd(options.java(), pid, command);
+  }
+
+  /**
+   * The soak, every peer's server at once: each is loaded at a steady rate, so that they do not
+   * disturb each other's flatness, and the run takes one soak's time.
+   */
+  private void soak(LoadGenerator client, Collection<ServerProcess> servers) {
+    progress.note(
+        String.format(
+            Locale.ROOT,
+            "soak at %.0f/s for %.1f min, %d peers side by side",
+            options.soakRate(),
+            options.soak().toSeconds() / 60.0,
+            servers.size()));
+    List<CompletableFuture<Void>> soaks = new ArrayList<>();
+    for (ServerProcess server : servers) {
+      soaks.add(
+          CompletableFuture.runAsync(
+              () -> {
+                try {
+                  Results.SoakRow row =
+                      SoakScenario.run(
+                          client, server, options.soakRate(), options.soak(), progress);
+                  synchronized (results) {
+                    results.soak.add(row);
+                  }
+                } catch (Exception e) {
+                  synchronized (results) {
+                    results.failures.add(
+                        new Failure(server.peer().id, "ee10", "soak", String.valueOf(e)));
+                  }
+                }
+              }));
+    }
+    soaks.forEach(CompletableFuture::join);
+    List<String> order = options.peers().stream().map(p -> p.id).toList();
+    results.soak.sort(Comparator.comparingInt(r -> order.indexOf(r.peer())));
   }
 
   /** The peers that run the echo scenario in more than one server JVM: all but legacy mode's. */
@@ -243,10 +306,7 @@ final class Bench {
    * of ten, far outside that noise.
    */
   private void moreEchoRounds(LoadGenerator client) {
-    if (!options.runs(Scenario.ECHO)) {
-      return;
-    }
-    for (int round = 2; round <= profile.echoRounds(); round++) {
+    for (int round = 2; options.runs(Scenario.ECHO) && round <= options.echoRounds(); round++) {
       for (String ee : options.ees()) {
         for (Peer peer : echoRoundPeers()) {
           ServerProcess server = startAndEcho(client, peer, ee, round);
@@ -259,102 +319,107 @@ final class Bench {
     }
   }
 
+  /**
+   * Cold starts 2 and on, then one row per peer, whose median leaves out the starts the steal
+   * disturbed when there are others.
+   */
   private void moreColdStarts() {
-    if (options.runs(Scenario.COLDSTART) && options.ees().contains("ee10")) {
-      for (int round = 2; round <= profile.coldStarts(); round++) {
-        for (Peer peer : options.peers()) {
-          String name = "coldstart-" + round;
-          progress.begin(peer.id + " ee10: cold start " + round + "/" + profile.coldStarts());
-          try {
-            Steal.Measured<long[]> start = steal.measure(() -> coldStart(peer, name));
-            coldStarts.add(peer, start.value()[0], start.value()[1], start.stealPercent());
-            progress.end(
-                String.format(Locale.ROOT, "%.0f ms", start.value()[0] / 1e6) + start.note());
-          } catch (Exception e) {
-            fail(peer, "ee10", "coldstart", e);
-          }
+    if (!options.runs(Scenario.COLDSTART) || !options.ees().contains("ee10")) {
+      return;
+    }
+    for (int round = 2; round <= profile.coldStarts(); round++) {
+      for (Peer peer : options.peers()) {
+        progress.begin(peer.id + " ee10: cold start " + round + "/" + profile.coldStarts());
+        String name = "coldstart-" + round;
+        try {
+          Steal.Measured<Start> start = steal.measure(() -> coldStart(peer, name));
+          coldStarts
+              .computeIfAbsent(peer.id, k -> new ArrayList<>())
+              .add(
+                  new Start(
+                      start.value().millis(), start.value().rssBytes(), start.stealPercent()));
+          progress.end(
+              String.format(Locale.ROOT, "%.0f ms", start.value().millis()) + start.note());
+        } catch (Exception e) {
+          fail(peer, "ee10", "coldstart", e);
         }
       }
     }
-    results.coldStart.addAll(coldStarts.rows(options.peers(), steal));
+    coldStarts.forEach(
+        (peer, starts) -> {
+          List<Double> millis = starts.stream().map(Start::millis).toList();
+          List<Double> undisturbed =
+              starts.stream()
+                  .filter(s -> !steal.isDisturbed(s.stealPercent()))
+                  .map(Start::millis)
+                  .toList();
+          List<Long> rss = starts.stream().map(Start::rssBytes).toList();
+          results.coldStart.add(
+              new Results.ColdStartRow(
+                  peer,
+                  millis,
+                  starts.stream().map(Start::stealPercent).toList(),
+                  Stats.median(undisturbed.isEmpty() ? millis : undisturbed),
+                  rss,
+                  (long) Stats.median(rss.stream().map(Long::doubleValue).toList())));
+        });
   }
 
-  /** One more start of {@code peer}: nanoseconds to its first 200, and its RSS then. */
-  private long[] coldStart(Peer peer, String what) throws IOException {
+  /** One more start of {@code peer}: to its first 200, and its RSS then. */
+  private Start coldStart(Peer peer, String what) throws IOException {
     try (ServerProcess server = start(peer, "ee10", what)) {
-      long nanos = server.awaitFirstOk("/hello");
-      return new long[] {nanos, server.rssBytes()};
+      return new Start(server.awaitFirstOk("/hello") / 1e6, server.rssBytes(), Double.NaN);
     }
   }
 
   /** One capacity[] row per peer: the medians and spreads of its rounds. */
   private void aggregateCapacity() {
-    for (Peer peer : options.peers()) {
-      List<Results.CapacityRound> rounds = capacityRounds.get(peer.id);
-      if (rounds == null || rounds.isEmpty()) {
-        continue;
-      }
-      Stats.Spread capacity =
-          Stats.spread(rounds.stream().map(Results.CapacityRound::capacityRate).toList());
-      Stats.Spread peak =
-          Stats.spread(rounds.stream().map(Results.CapacityRound::peakRate).toList());
-      Stats.Spread serverCpu =
-          Stats.spread(
-              rounds.stream().map(Results.CapacityRound::serverCpuMicrosPerRequestAtPeak).toList());
-      Stats.Spread serverCpuNetOfJit =
-          Stats.spread(
-              rounds.stream()
-                  .map(Results.CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit)
-                  .toList());
-      results.capacity.add(
-          new CapacityRow(
-              peer.id,
-              capacity.median(),
-              peak.median(),
-              options.p99BoundMillis(),
-              capacity,
-              peak,
-              serverCpu,
-              serverCpuNetOfJit,
-              rounds));
-    }
+    capacityRounds.forEach(
+        (peer, rounds) -> {
+          Stats.Spread capacity = spread(rounds, CapacityRound::capacityRate);
+          Stats.Spread peak = spread(rounds, CapacityRound::peakRate);
+          results.capacity.add(
+              new Results.CapacityRow(
+                  peer,
+                  capacity.median(),
+                  peak.median(),
+                  options.p99BoundMillis(),
+                  capacity,
+                  peak,
+                  spread(rounds, CapacityRound::serverCpuMicrosPerRequestAtPeak),
+                  spread(rounds, CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit),
+                  rounds));
+        });
+  }
+
+  private static Stats.Spread spread(
+      List<CapacityRound> rounds, java.util.function.ToDoubleFunction<CapacityRound> figure) {
+    return Stats.spread(rounds.stream().map(figure::applyAsDouble).toList());
   }
 
   /** What the load generator cost beside the servers, and how many phases it could not time. */
   private Results.Generator generatorSummary() {
-    List<Double> generatorCpu = new ArrayList<>();
-    List<Double> serverCpu = new ArrayList<>();
-    for (List<Results.CapacityRound> rounds : capacityRounds.values()) {
-      for (Results.CapacityRound round : rounds) {
-        generatorCpu.add(round.generatorCpuMicrosPerRequestAtPeak());
-        serverCpu.add(round.serverCpuMicrosPerRequestAtPeak());
-      }
-    }
+    List<CapacityRound> rounds = capacityRounds.values().stream().flatMap(List::stream).toList();
     List<Results.PhaseLag> phases = new ArrayList<>();
     results.cpu.forEach(r -> phases.add(r.lag()));
     results.latency.forEach(r -> phases.add(r.lag()));
-    int unmeasurable = (int) phases.stream().filter(p -> !p.measurable()).count();
-    String wrk = Calibration.findOnPath("wrk");
     return new Results.Generator(
         "built-in (Java NIO, one selector thread, keep-alive connections)",
-        Stats.spread(generatorCpu).median(),
-        Stats.spread(serverCpu).median(),
+        spread(rounds, CapacityRound::generatorCpuMicrosPerRequestAtPeak).median(),
+        spread(rounds, CapacityRound::serverCpuMicrosPerRequestAtPeak).median(),
         phases.size(),
-        unmeasurable,
-        wrk == null
-            ? "not calibrated: wrk is not on the PATH (benchmarks/bin/install-wrk.sh, then --calibrate)"
-            : "calibrate against wrk with --calibrate");
+        (int) phases.stream().filter(p -> !p.measurable()).count(),
+        !results.calibration.isEmpty()
+            ? Calibration.verdict(results.calibration, Calibration.findOnPath("wrk") != null)
+            : Calibration.findOnPath("wrk") == null
+                ? "not calibrated: wrk is not on the PATH (benchmarks/bin/install-wrk.sh, then"
+                    + " --calibrate)"
+                : "calibrate against wrk with --calibrate");
   }
 
   private ServerProcess start(Peer peer, String ee, String what) throws IOException {
-    return ServerProcess.start(
-        peer,
-        ee,
-        layout,
-        options.java(),
-        options.jvmFlags(),
-        workDir,
-        peer.id + "-" + ee + "-" + what);
+    String name = peer.id + "-" + ee + "-" + what;
+    return ServerProcess.start(peer, ee, layout, options.java(), options.jvmFlags(), workDir, name);
   }
 
   /**
@@ -364,11 +429,9 @@ final class Bench {
    */
   private ServerProcess startAndEcho(LoadGenerator client, Peer peer, String ee, int round) {
     boolean first = round == 1;
-    String of = first ? "" : " [" + round + "/" + profile.echoRounds() + "]";
     String starting = first ? "start" : "start for echo round " + round;
     progress.begin(peer.id + " " + ee + ": " + starting);
     ServerProcess server;
-    int port;
     Steal.Sample before = Steal.Sample.now();
     try {
       server = start(peer, ee, first ? "main" : "echo-" + round);
@@ -376,13 +439,17 @@ final class Bench {
       fail(peer, ee, starting, e);
       return null;
     }
+    int port;
     try {
       long nanos = server.awaitFirstOk("/hello");
       double stolen = before.percentUntil(Steal.Sample.now());
       port = server.awaitPort();
-      jettyVersion = jettyVersion(server.output(), jettyVersion);
+      Matcher version = JETTY_VERSION.matcher(server.output());
+      jettyVersion = version.find() ? version.group(1) : jettyVersion;
       if (first && ee.equals("ee10") && options.runs(Scenario.COLDSTART)) {
-        coldStarts.add(peer, nanos, server.rssBytes(), stolen);
+        coldStarts
+            .computeIfAbsent(peer.id, k -> new ArrayList<>())
+            .add(new Start(nanos / 1e6, server.rssBytes(), stolen));
       }
       progress.end(
           String.format(
@@ -395,14 +462,13 @@ final class Bench {
       server.close();
       return null;
     }
-    if (options.runs(Scenario.ECHO)) {
-      for (long size : options.echoSizes()) {
-        step(
-            peer,
-            ee,
-            "echo " + Report.size(size) + of,
-            () -> echo.run(client, peer, ee, round, port, size, results));
-      }
+    String of = first ? "" : " [" + round + "/" + options.echoRounds() + "]";
+    for (long size : options.runs(Scenario.ECHO) ? options.echoSizes() : List.<Long>of()) {
+      step(
+          peer,
+          ee,
+          "echo " + Report.size(size) + of,
+          () -> echo.run(client, peer, ee, round, port, size, results));
     }
     return server;
   }
@@ -419,13 +485,10 @@ final class Bench {
       } catch (Exception ignored) {
         // Reported as -1.
       }
+      String log = workDir.getParent().relativize(server.log()).toString();
       results.processes.add(
-          new ProcessRow(
-              server.peer().id,
-              server.ee(),
-              server.peakRssBytes(),
-              threads,
-              workDir.getParent().relativize(server.log()).toString()));
+          new Results.ProcessRow(
+              server.peer().id, server.ee(), server.peakRssBytes(), threads, log));
     } finally {
       server.close();
       trimLog(server.log());
@@ -452,13 +515,6 @@ final class Bench {
     progress.end("FAILED: " + message.lines().findFirst().orElse(""));
   }
 
-  private static final Pattern JETTY_VERSION = Pattern.compile("on (?:bare )?Jetty (\\S+)");
-
-  private static String jettyVersion(String output, String fallback) {
-    Matcher m = JETTY_VERSION.matcher(output);
-    return m.find() ? m.group(1) : fallback;
-  }
-
   /**
    * Keeps the head and the tail of a server's log: the runtime logs a line per request, which would
    * make a results folder hundreds of megabytes.
@@ -478,41 +534,36 @@ final class Bench {
     }
   }
 
-  static double median(List<Double> values) {
-    if (values.isEmpty()) {
-      return Double.NaN;
-    }
-    List<Double> sorted = new ArrayList<>(values);
-    sorted.sort(null);
-    return sorted.get(sorted.size() / 2);
-  }
-
-  static long medianLong(List<Long> values) {
-    if (values.isEmpty()) {
-      return -1;
-    }
-    List<Long> sorted = new ArrayList<>(values);
-    sorted.sort(null);
-    return sorted.get(sorted.size() / 2);
+  static double loadAverage() {
+    return Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100)
+        / 100.0;
   }
 
   private Results.Meta meta(
-      Instant startedAt,
-      double seconds,
-      String commandLine,
-      double loadBefore,
-      double otherCpuPercent) {
-    String serverJavaVersion = javaVersion(options.java());
+      Instant startedAt, double seconds, String command, double loadBefore, double others) {
     long memory = -1;
     if (ManagementFactory.getOperatingSystemMXBean()
         instanceof com.sun.management.OperatingSystemMXBean os) {
       memory = os.getTotalMemorySize();
     }
+    String serverJavaVersion = "?";
+    try {
+      Process process =
+          new ProcessBuilder(options.java().toString(), "-XshowSettings:properties", "-version")
+              .redirectErrorStream(true)
+              .start();
+      String text = new String(process.getInputStream().readAllBytes());
+      process.waitFor();
+      Matcher m = Pattern.compile("java\\.runtime\\.version = (\\S+)").matcher(text);
+      serverJavaVersion = m.find() ? m.group(1) : "?";
+    } catch (IOException | InterruptedException e) {
+      // Said as "?".
+    }
     return new Results.Meta(
         profile.name(),
         startedAt.toString(),
         Math.round(seconds * 10) / 10.0,
-        commandLine,
+        command,
         Runtime.getRuntime().availableProcessors(),
         memory,
         System.getProperty("os.name") + " " + System.getProperty("os.version"),
@@ -524,27 +575,7 @@ final class Bench {
         options.scenarios().stream().map(s -> s.id).toList(),
         options.ees(),
         Math.round(loadBefore * 100) / 100.0,
-        Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100)
-            / 100.0,
-        Double.isNaN(otherCpuPercent) ? Double.NaN : Math.round(otherCpuPercent * 10) / 10.0);
-  }
-
-  private static String javaVersion(Path java) {
-    try {
-      Process process =
-          new ProcessBuilder(java.toString(), "-XshowSettings:properties", "-version")
-              .redirectErrorStream(true)
-              .start();
-      String text = new String(process.getInputStream().readAllBytes());
-      process.waitFor();
-      Matcher m = Pattern.compile("java\\.runtime\\.version = (\\S+)").matcher(text);
-      return m.find() ? m.group(1) : "?";
-    } catch (IOException | InterruptedException e) {
-      return "?";
-    }
-  }
-
-  static Duration seconds(double s) {
-    return Duration.ofMillis((long) (s * 1000));
+        loadAverage(),
+        Double.isNaN(others) ? Double.NaN : Math.round(others * 10) / 10.0);
   }
 }

@@ -1,10 +1,9 @@
 package dev.aerun.bench;
 
-import dev.aerun.bench.reliability.ReliabilityMain;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.util.List;
 
 /**
  * {@code java -jar benchmarks/bench-driver/target/bench-driver.jar [--quick] [options]}: runs the
@@ -19,64 +18,29 @@ public final class BenchMain {
 
   /** Runs with {@code args}; the exit code: 0 done, 1 failed, 2 a wrong command line. */
   static int run(String[] args) {
-    if (args.length >= 1 && args[0].equals("--reliability")) {
-      return ReliabilityMain.run(
-          Arrays.copyOfRange(args, 1, args.length), defaultRepo(), System.out);
+    if (List.of(args).contains("-h") || List.of(args).contains("--help")) {
+      System.out.print(BenchOptions.USAGE);
+      return 0;
     }
-    for (String arg : args) {
-      if (arg.equals("-h") || arg.equals("--help")) {
-        System.out.print(BenchOptions.USAGE);
-        return 0;
-      }
-    }
-    if (args.length == 2 && args[0].equals("--jfr-summary")) {
-      try {
-        System.out.print(JfrSummary.summarise(Path.of(args[1]), 30));
-        return 0;
-      } catch (Exception e) {
-        System.err.println("error: " + e.getMessage());
-        return 1;
-      }
-    }
-    if (args.length >= 1 && args[0].equals("--reload")) {
-      try {
-        int reloads = args.length > 1 ? Integer.parseInt(args[1]) : 50;
-        ReloadBench.run(defaultRepo(), reloads, System.out);
-        return 0;
-      } catch (Exception e) {
-        System.err.println("error: " + e.getMessage());
-        return 1;
-      }
-    }
-    BenchOptions options;
     try {
-      options = BenchOptions.parse(args, defaultRepo());
+      if (args.length == 2 && args[0].equals("--jfr-summary")) {
+        System.out.print(JfrSummary.summarise(Path.of(args[1]), 30));
+      } else if (args.length >= 1 && args[0].equals("--reload")) {
+        ReloadBench.run(
+            defaultRepo(), args.length > 1 ? Integer.parseInt(args[1]) : 50, System.out);
+      } else {
+        BenchOptions options = BenchOptions.parse(args, defaultRepo());
+        if (options.h2cPeak()) {
+          H2cPeak.run(options, System.out);
+          return 0;
+        }
+        Bench.run(options, "java -jar bench-driver.jar " + String.join(" ", args), System.out);
+      }
+      return 0;
     } catch (BenchOptions.UsageException e) {
       System.err.println("error: " + e.getMessage());
       System.err.print(BenchOptions.USAGE);
       return 2;
-    }
-    if (options.h2cPeak()) {
-      try {
-        H2cPeak.run(options, System.out);
-        return 0;
-      } catch (Exception e) {
-        System.err.println("error: " + e.getMessage());
-        return 1;
-      }
-    }
-    if (options.calibrate()) {
-      try {
-        Calibration.run(options, System.out);
-        return 0;
-      } catch (Exception e) {
-        System.err.println("error: " + e.getMessage());
-        return 1;
-      }
-    }
-    try {
-      Bench.run(options, "java -jar bench-driver.jar " + String.join(" ", args), System.out);
-      return 0;
     } catch (Exception e) {
       System.err.println("error: " + e.getMessage());
       return 1;

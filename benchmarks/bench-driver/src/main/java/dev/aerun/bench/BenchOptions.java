@@ -2,6 +2,7 @@ package dev.aerun.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -22,13 +23,15 @@ import java.util.Locale;
  * @param java the server JVMs' {@code java}
  * @param jvmFlags the server JVMs' flags, the same for every peer
  * @param p99BoundMillis the capacity scenario's latency bound
- * @param h2cPeak whether to measure HTTP/2 cleartext peaks ({@link H2cPeak}) instead
- * @param acceptEncoding the {@code Accept-Encoding} the CPU scenario's requests send, or null for
- *     none (every peer answers uncompressed)
  * @param jfr whether to record a JFR profile of each EE10 peer under the CPU scenario's load
  * @param repo the repository whose build output is run
- * @param calibrate run the load generator's calibration against wrk instead of the benchmarks
  * @param maxStealPercent the most hypervisor steal a timed phase may see before it is run again
+ * @param soak how long the soak lasts
+ * @param soakRate the soak's steady rate, requests per second
+ * @param echoRounds server JVMs of each peer (but legacy mode's) that run the echo scenario
+ * @param acceptEncoding the {@code Accept-Encoding} the CPU scenario's requests send, or null for
+ *     none (every peer answers uncompressed)
+ * @param h2cPeak whether to measure HTTP/2 cleartext peaks ({@link H2cPeak}) instead
  */
 public record BenchOptions(
     Profile profile,
@@ -42,8 +45,10 @@ public record BenchOptions(
     double p99BoundMillis,
     boolean jfr,
     Path repo,
-    boolean calibrate,
     double maxStealPercent,
+    Duration soak,
+    double soakRate,
+    int echoRounds,
     String acceptEncoding,
     boolean h2cPeak) {
 
@@ -57,8 +62,6 @@ public record BenchOptions(
       usage: java -jar benchmarks/bench-driver/target/bench-driver.jar [options]
              java -jar benchmarks/bench-driver/target/bench-driver.jar --reload [N]
                (hot reload of the dev server: change-to-new-code time, memory after N reloads)
-             java -jar benchmarks/bench-driver/target/bench-driver.jar --reliability [options]
-               (overload, soak, SIGTERM under load, both modes; --reliability --help)
 
         --quick                 the short profile (under five minutes); default: the full profile
         --out DIR               results folder (default: results/<date>-<profile>)
@@ -67,7 +70,7 @@ public record BenchOptions(
                                 another runtime (repeatable). COMMAND is a template with
                                 {java}, {jvm-flags}, {port} (required) and {war}; the server
                                 must listen on 127.0.0.1:{port}
-        --scenarios LIST        echo,cpu,latency,capacity,coldstart (default: all)
+        --scenarios LIST        echo,cpu,latency,capacity,coldstart (the default), soak
         --echo-sizes LIST       32k,1m,30m (default)
         --echo-rounds N         server JVMs per peer that run the echo scenario, the peers
                                 interleaved; legacy mode's peers run it in one (default: 3,
@@ -77,19 +80,23 @@ public record BenchOptions(
         --jvm-flags "FLAGS"     server JVM flags, the same for every peer
                                 (default: -Xms1g -Xmx1g -XX:+UseG1GC)
         --p99-bound-ms N        capacity: the highest rate whose p99 stays under N ms (default 10)
+        --soak-minutes N        how long the soak lasts, the peers side by side (default 1;
+                                the published figure: 30)
+        --soak-rate N           the soak's steady rate of GET /hello, per peer (default 200)
         --max-steal PCT         run a timed phase again when the hypervisor took more than
                                 PCT % of the machine's CPU during it (/proc/stat steal;
                                 default 3; up to 3 runs in the quick profile, 5 in the full)
         --jfr                   also record a JFR profile of each EE10 peer under the CPU
                                 scenario's load, summarised into profiles/*.txt (adds
                                 -XX:FlightRecorderOptions:stackdepth=512 to every peer)
-        --accept-encoding E     the CPU scenario's requests ask for compressed answers
-                                (e.g. gzip): every peer compresses its 32 KiB answer
-                                (default: no Accept-Encoding, nothing compressed)
         --repo DIR              the built repository (default: found from the driver's jar)
         --calibrate             instead of the benchmarks: the built-in load generator and
                                 wrk against the same bare Jetty, interleaved (peak
-                                throughput, CPU per request); "not calibrated" without wrk
+                                throughput, CPU per request; --scenarios calibrate on
+                                bare, EE10); "not calibrated" without wrk
+        --accept-encoding E     the CPU scenario's requests ask for compressed answers
+                                (e.g. gzip): every peer compresses its 32 KiB answer
+                                (default: no Accept-Encoding, nothing compressed)
         --h2c-peak              instead of the benchmarks: peak throughput and CPU per
                                 request of GET /hello over h2c (h2load) and HTTP/1.1 (wrk),
                                 bare Jetty with h2c against HttpConnector mode, interleaved
@@ -110,7 +117,7 @@ public record BenchOptions(
     Profile profile = Profile.full();
     Path out = null;
     List<Peer> peers = Peer.values();
-    List<Scenario> scenarios = List.of(Scenario.values());
+    List<Scenario> scenarios = Scenario.DEFAULT;
     List<Long> echoSizes = List.of(32L * 1024, 1024L * 1024, 30L * 1024 * 1024);
     List<String> ees = EES;
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -119,10 +126,12 @@ public record BenchOptions(
     boolean jfr = false;
     Path repo = defaultRepo;
     boolean calibrate = false;
-    double maxSteal = 3;
     String acceptEncoding = null;
     boolean h2cPeak = false;
+    double maxSteal = 3;
     Integer echoRounds = null;
+    Duration soak = Duration.ofMinutes(1);
+    double soakRate = 200;
     List<Peer> custom = new ArrayList<>();
     try {
       for (int i = 0; i < args.length; i++) {
@@ -162,10 +171,13 @@ public record BenchOptions(
                       .toList();
           case "--p99-bound-ms" -> p99Bound = Double.parseDouble(value(args, ++i, arg));
           case "--max-steal" -> maxSteal = Double.parseDouble(value(args, ++i, arg));
+          case "--soak-minutes" ->
+              soak = Duration.ofSeconds(Math.round(60 * positive(value(args, ++i, arg), arg)));
+          case "--soak-rate" -> soakRate = positive(value(args, ++i, arg), arg);
           case "--jfr" -> jfr = true;
-          case "--accept-encoding" -> acceptEncoding = value(args, ++i, arg);
           case "--repo" -> repo = Path.of(value(args, ++i, arg));
           case "--calibrate" -> calibrate = true;
+          case "--accept-encoding" -> acceptEncoding = value(args, ++i, arg);
           case "--h2c-peak" -> h2cPeak = true;
           default -> throw new UsageException("unknown option '" + arg + "'");
         }
@@ -173,9 +185,7 @@ public record BenchOptions(
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    if (echoRounds != null) {
-      profile = profile.withEchoRounds(echoRounds);
-    }
+
     if (!custom.isEmpty()) {
       List<Peer> all = new ArrayList<>(peers);
       for (Peer peer : custom) {
@@ -185,6 +195,11 @@ public record BenchOptions(
         all.add(peer);
       }
       peers = List.copyOf(all);
+    }
+    if (calibrate) { // the calibrate scenario alone, on bare Jetty's EE10 app
+      peers = List.of(Peer.BARE);
+      ees = List.of("ee10");
+      scenarios = List.of(Scenario.CALIBRATE);
     }
     if (peers.isEmpty() || scenarios.isEmpty() || ees.isEmpty() || echoSizes.isEmpty()) {
       throw new UsageException("--peers, --scenarios, --ee and --echo-sizes must not be empty");
@@ -221,15 +236,34 @@ public record BenchOptions(
         p99Bound,
         jfr,
         repo,
-        calibrate,
         maxSteal,
+        soak,
+        soakRate,
+        echoRounds == null ? profile.echoRounds() : echoRounds,
         acceptEncoding,
         h2cPeak);
   }
 
+  private static double positive(String text, String option) throws UsageException {
+    try {
+      double value = Double.parseDouble(text);
+      if (value > 0 && Double.isFinite(value)) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // Said below.
+    }
+    throw new UsageException(option + ": expected a positive number, got '" + text + "'");
+  }
+
   /** The steal rule of this run's timed phases. */
   Steal steal() {
-    return new Steal(maxStealPercent, profile.stealAttempts(), profile.stealCalmBudget());
+    return new Steal(
+        maxStealPercent,
+        profile.stealAttempts(),
+        profile.stealCalmBudget(),
+        Steal.Sample::now,
+        Thread::sleep);
   }
 
   boolean runs(Scenario scenario) {

@@ -6,29 +6,21 @@ import java.util.List;
 
 /**
  * The capacity search: the highest fixed rate whose p99 latency stays under a bound, searched from
- * the server's measured peak throughput downwards (a fraction of the peak at a time, then bisection
- * between the highest passing and the lowest failing fraction). Each rate is run until two runs
- * agree on pass or fail, so that one pause (GC, JIT, the generator's own) neither ends the search
- * early nor lets a rate pass by luck.
+ * the server's measured peak downwards (a fraction of the peak at a time, then bisection between
+ * the highest passing and the lowest failing rate). Each rate runs until two runs agree on pass or
+ * fail, so that one pause (GC, JIT, the generator's own) neither ends the search early nor lets a
+ * rate pass by luck.
  */
 final class CapacitySearch {
-  /** The most runs of one rate (two agree by the third at the latest). */
-  private static final int MAX_RUNS_PER_RATE = 3;
+  private CapacitySearch() {}
 
   /** One fixed-rate run at {@code rate}, warmed up and recorded by whoever implements it. */
   interface Stepper {
     CapacityStep run(double rate) throws Exception;
   }
 
-  /**
-   * What one search found.
-   *
-   * @param capacityRate the highest rate that passed, 0 if none did
-   * @param steps every run, in the order run
-   */
+  /** The highest rate that passed (0 if none did), and every run in the order run. */
   record Found(double capacityRate, List<CapacityStep> steps) {}
-
-  private CapacitySearch() {}
 
   /**
    * Searches down from {@code peak}: {@code fractions} of it, highest first, until one passes, then
@@ -37,13 +29,10 @@ final class CapacitySearch {
   static Found search(double peak, double[] fractions, int refinements, Stepper stepper)
       throws Exception {
     List<CapacityStep> steps = new ArrayList<>();
-    if (!(peak > 0)) {
-      return new Found(0, steps);
-    }
     double passed = 0;
     double failed = 0;
-    for (double fraction : fractions) {
-      double rate = round(peak * fraction);
+    for (int i = 0; peak > 0 && i < fractions.length; i++) {
+      double rate = round(peak * fractions[i]);
       if (rate <= 0) {
         break;
       }
@@ -67,11 +56,11 @@ final class CapacitySearch {
     return new Found(passed, steps);
   }
 
-  /** Runs {@code rate} until two runs agree; whether they agree on a pass. */
+  /** Runs {@code rate} until two runs agree (by the third at the latest); whether on a pass. */
   static boolean agreed(Stepper stepper, double rate, List<CapacityStep> steps) throws Exception {
     int passes = 0;
     int fails = 0;
-    for (int run = 0; run < MAX_RUNS_PER_RATE; run++) {
+    while (passes < 2 && fails < 2) {
       CapacityStep step = stepper.run(rate);
       steps.add(step);
       if (step.passed()) {
@@ -79,19 +68,11 @@ final class CapacitySearch {
       } else {
         fails++;
       }
-      if (passes == 2) {
-        return true;
-      }
-      if (fails == 2) {
-        return false;
-      }
     }
-    return passes > fails;
+    return passes == 2;
   }
 
-  /**
-   * Whether a run passes: no error, p99 under the bound, and at least 95 % of the rate achieved.
-   */
+  /** Whether a run passes: no error, p99 under the bound, at least 95 % of the rate achieved. */
   static boolean passes(
       double targetRate, double achievedRate, double p99Millis, long errors, double boundMillis) {
     return errors == 0 && p99Millis <= boundMillis && achievedRate >= 0.95 * targetRate;

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleFunction;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * Grouped bar charts as self-contained SVG: one group per category (an echo size, a percentile),
@@ -19,7 +20,7 @@ final class Charts {
   private static final int LEFT = 80;
   private static final int RIGHT = 20;
   private static final int TOP = 56;
-  private static final int BOTTOM = 70;
+  private static final int PLOT_HEIGHT = HEIGHT - TOP - 70;
 
   private Charts() {}
 
@@ -48,7 +49,7 @@ final class Charts {
     double min = Double.MAX_VALUE;
     for (Series s : series) {
       for (double v : s.values()) {
-        if (!Double.isNaN(v) && v > 0) {
+        if (v > 0) {
           max = Math.max(max, v);
           min = Math.min(min, v);
         }
@@ -58,158 +59,122 @@ final class Charts {
       max = 1;
       min = 1;
     }
-    double lo;
-    double hi;
+    double lo = 0;
+    double hi = niceCeiling(max * 1.1);
     if (log) {
       double ln = Math.log(logBase);
       lo = Math.pow(logBase, Math.floor(Math.log(min) / ln));
-      hi = Math.pow(logBase, Math.ceil(Math.log(max * 1.01) / ln));
-      if (hi / lo < logBase) {
-        hi = lo * logBase;
-      }
-    } else {
-      lo = 0;
-      hi = niceCeiling(max * 1.1);
+      hi = Math.max(Math.pow(logBase, Math.ceil(Math.log(max * 1.01) / ln)), lo * logBase);
     }
-    int plotW = WIDTH - LEFT - RIGHT;
-    int plotH = HEIGHT - TOP - BOTTOM;
-    double lowY = lo;
-    double highY = hi;
-    DoubleFunction<Double> y =
+    double low = lo;
+    double high = hi;
+    DoubleUnaryOperator y =
         v -> {
           double f =
               log
-                  ? (Math.log10(Math.max(v, lowY)) - Math.log10(lowY))
-                      / (Math.log10(highY) - Math.log10(lowY))
-                  : v / highY;
-          return TOP + plotH * (1 - Math.max(0, Math.min(1, f)));
+                  ? (Math.log10(Math.max(v, low)) - Math.log10(low))
+                      / (Math.log10(high) - Math.log10(low))
+                  : v / high;
+          return TOP + PLOT_HEIGHT * (1 - Math.max(0, Math.min(1, f)));
         };
-
     StringBuilder svg = new StringBuilder();
     svg.append(
         String.format(
             Locale.ROOT,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
-                + " font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">%n",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d"
+                + " %d\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">%n",
             WIDTH,
             HEIGHT,
             WIDTH,
             HEIGHT));
     svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     svg.append(text(LEFT, 24, "start", "font-size=\"16\" font-weight=\"bold\"", title));
-    // Axis and grid.
-    for (double tick : ticks(lo, hi, log, logBase)) {
-      double ty = y.apply(tick);
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>%n",
-              LEFT,
-              ty,
-              WIDTH - RIGHT,
-              ty));
+    List<Double> ticks = new ArrayList<>();
+    double step = niceCeiling(hi / 5);
+    for (double t = lo; t <= hi * 1.0001; t = log ? t * logBase : t + step) {
+      ticks.add(t);
+    }
+    for (double tick : ticks) {
+      double ty = y.applyAsDouble(tick);
+      svg.append(line(LEFT, ty, WIDTH - RIGHT, ty, "#e0e0e0"));
       svg.append(text(LEFT - 6, ty + 4, "end", "fill=\"#555\"", format.apply(tick)));
     }
-    svg.append(
-        String.format(
-            Locale.ROOT,
-            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n",
-            LEFT,
-            TOP + plotH,
-            WIDTH - RIGHT,
-            TOP + plotH));
+    svg.append(line(LEFT, TOP + PLOT_HEIGHT, WIDTH - RIGHT, TOP + PLOT_HEIGHT, "#333"));
+    int middle = TOP + PLOT_HEIGHT / 2;
     svg.append(
         String.format(
             Locale.ROOT,
             "<text x=\"16\" y=\"%d\" transform=\"rotate(-90 16 %d)\" text-anchor=\"middle\""
                 + " fill=\"#333\">%s%s</text>%n",
-            TOP + plotH / 2,
-            TOP + plotH / 2,
+            middle,
+            middle,
             escape(axisLabel),
             log ? " (log scale)" : ""));
-    // Bars.
-    int groupCount = Math.max(1, groups.size());
-    double groupW = plotW / (double) groupCount;
-    double barW = Math.min(60, groupW * 0.8 / Math.max(1, series.size()));
+    double groupWidth = (WIDTH - LEFT - RIGHT) / (double) Math.max(1, groups.size());
+    double barWidth = Math.min(60, groupWidth * 0.8 / Math.max(1, series.size()));
     for (int g = 0; g < groups.size(); g++) {
-      double groupX = LEFT + g * groupW;
-      double barsX = groupX + (groupW - barW * series.size()) / 2;
+      double groupX = LEFT + g * groupWidth;
+      double barsX = groupX + (groupWidth - barWidth * series.size()) / 2;
       for (int s = 0; s < series.size(); s++) {
         double v = series.get(s).values()[g];
-        double x = barsX + s * barW;
+        double x = barsX + s * barWidth + barWidth / 2;
         if (Double.isNaN(v)) {
-          svg.append(text(x + barW / 2, TOP + plotH - 4, "middle", "fill=\"#999\"", "n/a"));
+          svg.append(text(x, TOP + PLOT_HEIGHT - 4, "middle", "fill=\"#999\"", "n/a"));
           continue;
         }
-        double top = y.apply(v);
+        double top = y.applyAsDouble(v);
         svg.append(
             String.format(
                 Locale.ROOT,
                 "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
                     + "<title>%s: %s</title></rect>%n",
-                x + 1,
+                x - barWidth / 2 + 1,
                 top,
-                barW - 2,
-                Math.max(0.5, TOP + plotH - top),
+                barWidth - 2,
+                Math.max(0.5, TOP + PLOT_HEIGHT - top),
                 series.get(s).color(),
                 escape(series.get(s).name()),
                 escape(format.apply(v))));
-        svg.append(
-            text(
-                x + barW / 2,
-                top - 4,
-                "middle",
-                "font-size=\"10\" fill=\"#222\"",
-                format.apply(v)));
+        svg.append(text(x, top - 4, "middle", "font-size=\"10\" fill=\"#222\"", format.apply(v)));
       }
-      svg.append(
-          text(groupX + groupW / 2, TOP + plotH + 18, "middle", "fill=\"#222\"", groups.get(g)));
+      double labelX = groupX + groupWidth / 2;
+      svg.append(text(labelX, TOP + PLOT_HEIGHT + 18, "middle", "fill=\"#222\"", groups.get(g)));
     }
-    // Legend.
-    double lx = LEFT;
-    double ly = HEIGHT - 22;
+    double legendX = LEFT;
     for (Series s : series) {
       svg.append(
           String.format(
               Locale.ROOT,
               "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
-              lx,
-              ly - 10,
+              legendX,
+              HEIGHT - 32.0,
               s.color()));
-      svg.append(text(lx + 16, ly, "start", "fill=\"#222\"", s.name()));
-      lx += 24 + 7.5 * s.name().length();
+      svg.append(text(legendX + 16, HEIGHT - 22, "start", "fill=\"#222\"", s.name()));
+      legendX += 24 + 7.5 * s.name().length();
     }
-    svg.append("</svg>\n");
-    Files.writeString(file, svg);
+    Files.writeString(file, svg.append("</svg>\n"));
   }
 
-  private static List<Double> ticks(double lo, double hi, boolean log, double logBase) {
-    List<Double> ticks = new ArrayList<>();
-    if (log) {
-      for (double t = lo; t <= hi * 1.0001; t *= logBase) {
-        ticks.add(t);
-      }
-    } else {
-      double step = niceCeiling(hi / 5);
-      for (double t = 0; t <= hi * 1.0001; t += step) {
-        ticks.add(t);
-      }
-    }
-    return ticks;
-  }
-
-  /** The smallest 1, 2 or 5 times a power of ten at or above {@code v}. */
+  /** The smallest 1, 2, 2.5 or 5 times a power of ten at or above {@code v}. */
   static double niceCeiling(double v) {
     if (v <= 0) {
       return 1;
     }
     double power = Math.pow(10, Math.floor(Math.log10(v)));
-    for (double m : new double[] {1, 2, 2.5, 5, 10}) {
+    for (double m : new double[] {1, 2, 2.5, 5}) {
       if (m * power >= v * 0.9999) {
         return m * power;
       }
     }
     return 10 * power;
+  }
+
+  private static String line(double x1, double y1, double x2, double y2, String color) {
+    String form =
+        color.equals("#333")
+            ? "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\"/>%n"
+            : "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\"/>%n";
+    return String.format(Locale.ROOT, form, x1, y1, x2, y2, color);
   }
 
   private static String text(double x, double y, String anchor, String attributes, String value) {

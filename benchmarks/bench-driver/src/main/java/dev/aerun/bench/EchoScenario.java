@@ -83,7 +83,7 @@ final class EchoScenario {
       check(client.send(port, measureHeap), size);
       heap.add(ServerStats.fetch(client, port).heapAfterGc());
     }
-    long heapMedian = Bench.medianLong(heap);
+    long heapMedian = (long) Stats.median(heap.stream().map(Long::doubleValue).toList());
     // After the same warm-up and requests, so that whatever the server keeps between requests
     // (pooled buffers, caches) is in both figures and only the request's own part differs.
     long heapAtRest = heapAtRest(client, port);
@@ -112,7 +112,7 @@ final class EchoScenario {
   }
 
   /** The heap after a full GC at the end of an empty echo: the server's live data at rest. */
-  private static long heapAtRest(LoadGenerator client, int port) {
+  static long heapAtRest(LoadGenerator client, int port) {
     try {
       Exchange exchange = client.send(port, new Load("POST", "/echo?heap", new byte[0]));
       if (exchange.status() != 200) {

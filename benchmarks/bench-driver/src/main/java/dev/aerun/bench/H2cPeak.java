@@ -66,7 +66,7 @@ final class H2cPeak {
     Duration time = options.profile().peakTime();
     Path out = Files.createDirectories(options.out());
     Path logs = Files.createDirectories(out.resolve("logs"));
-    double loadBefore = Calibration.loadAverage();
+    double loadBefore = Bench.loadAverage();
     List<Peer> peers = List.of(Peer.BARE, Peer.HTTP);
     Progress progress = new Progress(console, peers.size() * (2 + rounds * 2));
     ServerProcess.Layout layout = ServerProcess.Layout.of(options.repo());
@@ -147,7 +147,7 @@ final class H2cPeak {
             connections,
             time.toMillis() / 1000.0,
             loadBefore,
-            Calibration.loadAverage(),
+            Bench.loadAverage(),
             rate,
             serverCpu,
             generatorCpu,

@@ -3,6 +3,7 @@ package dev.aerun.bench;
 import dev.aerun.bench.LoadGenerator.ClosedRun;
 import dev.aerun.bench.LoadGenerator.Load;
 import dev.aerun.bench.LoadGenerator.RateRun;
+import dev.aerun.testing.ResponseParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -17,9 +18,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -46,18 +48,43 @@ final class NioLoad {
   /** At or below this rate the schedule is kept by spinning the last 60 µs before each send. */
   private static final double SPIN_RATE_LIMIT = 1000;
 
+  /** One keep-alive connection. */
+  private static final class Conn {
+    final SocketChannel channel;
+    final ByteBuffer out;
+    final ResponseParser parser = new ResponseParser();
+    long intended;
+    volatile boolean busy;
+    volatile long lastDone = System.nanoTime(); // when it last finished a response (or opened)
+
+    Conn(SocketChannel channel, ByteBuffer out) {
+      this.channel = channel;
+      this.out = out;
+    }
+
+    void close() {
+      try {
+        channel.close();
+      } catch (IOException ignored) {
+        // Closing.
+      }
+    }
+  }
+
   private final InetSocketAddress address;
   private final ByteBuffer request;
   private final boolean head;
   private final Selector selector;
   private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
-  private final List<NioConn> conns = new ArrayList<>();
+  private final List<Conn> conns = new ArrayList<>();
   private final Histogram latency = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
   private final long[] statuses = new long[600];
 
   // Guarded by this: the hand-off of connections between the sender and the selector thread.
-  private final ArrayDeque<NioConn> idle = new ArrayDeque<>();
-  private final LongQueue backlog = new LongQueue();
+  private final ArrayDeque<Conn> idle = new ArrayDeque<>();
+  private long[] backlog = new long[1024]; // a ring of scheduled send times, without boxing
+  private int backlogHead;
+  private int backlogSize;
 
   // Written by the selector thread only.
   private long ok;
@@ -66,9 +93,6 @@ final class NioLoad {
   private volatile long lastCompletion;
   private volatile boolean stop;
   private volatile Throwable selectorFailure;
-
-  // Open loop: told of each request that went out, as it ends.
-  private Consumer<LoadGenerator.Outcome> each = outcome -> {};
 
   // Closed loop only.
   private boolean closedLoop;
@@ -86,21 +110,26 @@ final class NioLoad {
 
   /** The request as bytes on the wire, once. */
   static ByteBuffer encode(InetSocketAddress address, Load load) {
-    StringBuilder head = new StringBuilder();
-    head.append(load.method()).append(' ').append(load.path()).append(" HTTP/1.1\r\n");
-    head.append("Host: ").append(address.getHostString()).append(':').append(address.getPort());
-    head.append("\r\nUser-Agent: aerun-bench\r\n");
-    if (load.acceptEncoding() != null) {
-      head.append("Accept-Encoding: ").append(load.acceptEncoding()).append("\r\n");
-    }
     byte[] body = load.body();
-    if (body != null) {
-      head.append("Content-Type: application/octet-stream\r\nContent-Length: ")
-          .append(body.length)
-          .append("\r\n");
-    }
-    head.append("\r\n");
-    byte[] headBytes = head.toString().getBytes(StandardCharsets.US_ASCII);
+    String head =
+        load.method()
+            + " "
+            + load.path()
+            + " HTTP/1.1\r\nHost: "
+            + address.getHostString()
+            + ":"
+            + address.getPort()
+            + "\r\nUser-Agent: aerun-bench\r\n"
+            + (load.acceptEncoding() == null
+                ? ""
+                : "Accept-Encoding: " + load.acceptEncoding() + "\r\n")
+            + (body == null
+                ? ""
+                : "Content-Type: application/octet-stream\r\nContent-Length: "
+                    + body.length
+                    + "\r\n")
+            + "\r\n";
+    byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
     ByteBuffer buffer =
         ByteBuffer.allocateDirect(headBytes.length + (body == null ? 0 : body.length));
     buffer.put(headBytes);
@@ -114,20 +143,7 @@ final class NioLoad {
   static RateRun openLoop(
       InetSocketAddress address, Load load, double rate, Duration duration, int connections)
       throws IOException {
-    return openLoop(address, load, rate, duration, connections, outcome -> {});
-  }
-
-  /** See {@link LoadGenerator#openLoop(int, Load, double, Duration, int, Consumer)}. */
-  static RateRun openLoop(
-      InetSocketAddress address,
-      Load load,
-      double rate,
-      Duration duration,
-      int connections,
-      Consumer<LoadGenerator.Outcome> each)
-      throws IOException {
     NioLoad run = new NioLoad(address, load, connections);
-    run.each = each;
     try {
       return run.runOpenLoop(rate, duration);
     } finally {
@@ -161,7 +177,7 @@ final class NioLoad {
       waitUntil(intended, spin);
       lag.recordValue(
           Math.min(LoadGenerator.HIGHEST_MICROS, (System.nanoTime() - intended) / 1000));
-      NioConn conn = takeIdle(intended);
+      Conn conn = takeIdle(intended);
       if (conn != null) {
         send(conn, intended);
       }
@@ -169,17 +185,15 @@ final class NioLoad {
     awaitAnswers(sent);
     stopSelector(selectorThread);
     long cpu = CpuClock.processCpuNanos() - cpuBefore;
-    long unanswered = sent - completed;
     long end = Math.max(lastCompletion, start + 1);
-    double achieved = ok / ((end - start) / 1e9);
     return new RateRun(
         latency,
         lag,
         rate,
         sent,
         ok,
-        errors + unanswered + (count - sent),
-        achieved,
+        errors + (sent - completed) + (count - sent), // unanswered and never sent count as errors
+        ok / ((end - start) / 1e9),
         lag.getMaxValue(),
         statusCounts(),
         cpu);
@@ -190,15 +204,14 @@ final class NioLoad {
     long cpuBefore = CpuClock.processCpuNanos();
     long start = System.nanoTime();
     closedLoopEnd = start + duration.toNanos();
-    for (NioConn conn : conns) {
+    for (Conn conn : conns) {
       send(conn, System.nanoTime());
     }
     Thread selectorThread = startSelector();
     awaitAnswers(Long.MAX_VALUE);
     stopSelector(selectorThread);
     long cpu = CpuClock.processCpuNanos() - cpuBefore;
-    long end = Math.max(lastCompletion, start + 1);
-    double seconds = (end - start) / 1e9;
+    double seconds = (Math.max(lastCompletion, start + 1) - start) / 1e9;
     return new ClosedRun(
         latency, conns.size(), ok, errors, ok / seconds, seconds, statusCounts(), cpu);
   }
@@ -208,15 +221,23 @@ final class NioLoad {
    * the next one that frees up. A server closes a keep-alive connection that stayed idle past its
    * idle timeout; the selector replaces it once it reads the close, but a request sent before that
    * would meet a connection the server had already closed (the client's mistake, not a server
-   * failure), so one idle for a while is checked first.
+   * failure), so one idle for a while is read first: a closed one has something to say.
    */
-  private NioConn takeIdle(long intended) {
+  private Conn takeIdle(long intended) {
     while (true) {
-      NioConn conn;
+      Conn conn;
       synchronized (this) {
         conn = idle.pollFirst();
         if (conn == null) {
-          backlog.add(intended);
+          if (backlogSize == backlog.length) {
+            long[] bigger = new long[backlog.length * 2];
+            for (int i = 0; i < backlogSize; i++) {
+              bigger[i] = backlog[(backlogHead + i) % backlog.length];
+            }
+            backlog = bigger;
+            backlogHead = 0;
+          }
+          backlog[(backlogHead + backlogSize++) % backlog.length] = intended;
           return null;
         }
       }
@@ -227,8 +248,7 @@ final class NioLoad {
     }
   }
 
-  /** Whether the server closed (or reset) {@code conn}: it has nothing to say on an idle one. */
-  private static boolean closedByServer(NioConn conn) {
+  private static boolean closedByServer(Conn conn) {
     try {
       return conn.channel.read(ByteBuffer.allocate(1)) != 0;
     } catch (IOException e) {
@@ -236,10 +256,7 @@ final class NioLoad {
     }
   }
 
-  /**
-   * Waits until {@code sent} answers are in (closed loop: until every connection is done), or the
-   * bound.
-   */
+  /** Waits until {@code sent} answers are in (closed loop: every connection done), or the bound. */
   private void awaitAnswers(long sent) {
     long deadline = (closedLoop ? closedLoopEnd : System.nanoTime()) + WAIT_FOR_ANSWERS_NANOS;
     while (System.nanoTime() < deadline && selectorFailure == null) {
@@ -275,12 +292,11 @@ final class NioLoad {
     try {
       while (!stop) {
         selector.select(100);
-        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
-        while (keys.hasNext()) {
+        for (Iterator<SelectionKey> keys = selector.selectedKeys().iterator(); keys.hasNext(); ) {
           SelectionKey key = keys.next();
           keys.remove();
           if (key.isValid() && key.isReadable()) {
-            read((NioConn) key.attachment());
+            read((Conn) key.attachment());
           }
         }
       }
@@ -289,7 +305,7 @@ final class NioLoad {
     }
   }
 
-  private void read(NioConn conn) throws IOException {
+  private void read(Conn conn) throws IOException {
     readBuffer.clear();
     int n;
     try {
@@ -298,8 +314,7 @@ final class NioLoad {
       n = -1;
     }
     if (n < 0) {
-      boolean answered = conn.busy && conn.parser.readsUntilClose();
-      if (answered) {
+      if (conn.busy && conn.parser.readsUntilClose()) {
         complete(conn, conn.parser.status());
       } else {
         fail(conn);
@@ -319,10 +334,7 @@ final class NioLoad {
         fail(conn);
         return;
       }
-      if (!done) {
-        return;
-      }
-      if (!complete(conn, conn.parser.status())) {
+      if (!done || !complete(conn, conn.parser.status())) {
         return;
       }
     }
@@ -333,7 +345,7 @@ final class NioLoad {
    * oldest, or in closed loop a new one) or back to the idle ones. Returns {@code false} when the
    * connection was replaced.
    */
-  private boolean complete(NioConn conn, int status) throws IOException {
+  private boolean complete(Conn conn, int status) throws IOException {
     long now = System.nanoTime();
     statuses[Math.min(Math.max(status, 0), statuses.length - 1)]++;
     if (status / 100 == 2) {
@@ -345,36 +357,29 @@ final class NioLoad {
     lastCompletion = now;
     conn.lastDone = now;
     completed = completed + 1;
-    each.accept(new LoadGenerator.Outcome(conn.intended, conn.sentAt, now, status));
-    NioConn next = conn;
-    boolean replaced = false;
-    if (conn.parser.closeAfter()) {
-      next = replace(conn);
-      replaced = true;
-    }
+    boolean replaced = conn.parser.closeAfter();
+    Conn next = replaced ? replace(conn) : conn;
     conn.busy = false;
     handOn(next, now);
     return !replaced;
   }
 
   /** The connection broke with or without a request on it: an error if there was one. */
-  private void fail(NioConn conn) throws IOException {
-    boolean hadRequest = conn.busy;
-    conn.busy = false;
-    if (hadRequest) {
+  private void fail(Conn conn) throws IOException {
+    if (conn.busy) {
       errors++;
       lastCompletion = System.nanoTime();
       completed = completed + 1;
-      each.accept(new LoadGenerator.Outcome(conn.intended, conn.sentAt, lastCompletion, -1));
     }
-    NioConn next = replace(conn);
+    conn.busy = false;
+    Conn next = replace(conn);
     synchronized (this) {
       idle.remove(conn);
     }
     handOn(next, System.nanoTime());
   }
 
-  private void handOn(NioConn conn, long now) {
+  private void handOn(Conn conn, long now) {
     if (conn == null) {
       return;
     }
@@ -386,21 +391,23 @@ final class NioLoad {
     }
     long intended;
     synchronized (this) {
-      if (backlog.isEmpty()) {
+      if (backlogSize == 0) {
         idle.addFirst(conn);
         return;
       }
-      intended = backlog.poll();
+      intended = backlog[backlogHead];
+      backlogHead = (backlogHead + 1) % backlog.length;
+      backlogSize--;
     }
     send(conn, intended);
   }
 
   /** A new connection in place of {@code old}, or {@code null} if the server refuses it. */
-  private NioConn replace(NioConn old) {
+  private Conn replace(Conn old) {
     old.close();
     int i = conns.indexOf(old);
     try {
-      NioConn conn = connect();
+      Conn conn = connect();
       if (i >= 0) {
         synchronized (this) {
           conns.set(i, conn);
@@ -415,13 +422,11 @@ final class NioLoad {
     }
   }
 
-  private void send(NioConn conn, long intended) {
+  private void send(Conn conn, long intended) {
     conn.intended = intended;
-    conn.sentAt = System.nanoTime();
     conn.busy = true;
     conn.parser.expectNoBody(head);
-    ByteBuffer out = conn.out;
-    out.rewind();
+    ByteBuffer out = conn.out.rewind();
     try {
       while (out.hasRemaining()) {
         if (conn.channel.write(out) == 0) {
@@ -433,13 +438,13 @@ final class NioLoad {
     }
   }
 
-  private NioConn connect() throws IOException {
+  private Conn connect() throws IOException {
     SocketChannel channel = SocketChannel.open();
     try {
       channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
       channel.connect(address);
       channel.configureBlocking(false);
-      NioConn conn = new NioConn(channel, request.duplicate());
+      Conn conn = new Conn(channel, request.duplicate());
       selector.wakeup();
       channel.register(selector, SelectionKey.OP_READ, conn);
       return conn;
@@ -449,8 +454,8 @@ final class NioLoad {
     }
   }
 
-  private java.util.Map<Integer, Long> statusCounts() {
-    java.util.Map<Integer, Long> counts = new java.util.TreeMap<>();
+  private Map<Integer, Long> statusCounts() {
+    Map<Integer, Long> counts = new TreeMap<>();
     for (int i = 0; i < statuses.length; i++) {
       if (statuses[i] > 0) {
         counts.put(i, statuses[i]);
@@ -460,9 +465,7 @@ final class NioLoad {
   }
 
   private void close() {
-    for (NioConn conn : conns) {
-      conn.close();
-    }
+    conns.forEach(Conn::close);
     try {
       selector.close();
     } catch (IOException ignored) {
@@ -471,11 +474,7 @@ final class NioLoad {
   }
 
   private static void waitUntil(long nanoTime, boolean spin) {
-    while (true) {
-      long left = nanoTime - System.nanoTime();
-      if (left <= 0) {
-        return;
-      }
+    for (long left; (left = nanoTime - System.nanoTime()) > 0; ) {
       if (!spin) {
         LockSupport.parkNanos(left);
       } else if (left > 70_000) {

@@ -3,36 +3,24 @@ package dev.aerun.bench;
 import java.time.Duration;
 
 /**
- * How long and how hard each scenario runs. {@link #quick()} checks that everything works and gives
- * rough figures in under five minutes; {@link #full()} gives figures worth comparing.
+ * How long and how hard each scenario runs: {@link #quick()} checks that everything works and gives
+ * rough figures in under five minutes, {@link #full()} gives figures worth comparing. What each one
+ * means: docs/BENCHMARKS.md.
  *
- * @param echoWarmup requests before the measured ones, per size (32 KiB, 1 MiB, 30 MiB)
- * @param echoRequests measured requests per size
+ * @param echoWarmup requests before the measured ones, per size class (≤ 256 KiB, ≤ 4 MiB, more)
+ * @param echoRequests measured requests per size class
  * @param heapSamples echo requests that measure the heap after GC, per size
- * @param echoRounds how many server JVMs of each peer (but legacy mode's) run the echo scenario,
- *     the peers interleaved: which allocations the JIT compiler removes differs from one JVM to the
- *     next, so one JVM's figure is one draw
- * @param cpuRate requests per second of the CPU scenario (1 KiB in, 32 KiB out)
- * @param latencyRate5k requests per second of the 5 KiB latency scenario
- * @param latencyRate1m requests per second of the 1 MiB latency scenario
- * @param warmup the unrecorded lead-in of every fixed-rate run
- * @param measure the recorded part of the CPU and latency runs
+ * @param echoRounds server JVMs of each peer (but legacy mode's) that run the echo, interleaved
+ * @param warmup the unrecorded lead-in of every fixed-rate run; {@code measure} the recorded part
  * @param idle how long the server is left idle to measure its CPU at rest
- * @param rounds how many times the timing scenarios (CPU, latency, capacity) run, the peers
- *     interleaved (A B C, A B C, …): medians and spreads come from these
- * @param warmupTime the least unrecorded closed-loop lead-in of a peer's first round (and of the
- *     calibration); it goes on until the rate settles, up to five times as long
- * @param peakTime how long each closed-loop peak-throughput run is recorded
- * @param capacityWarmup the unrecorded lead-in of each capacity step
- * @param capacityStep how long each capacity step is recorded
- * @param capacityFractions the fractions of the peak the capacity search tries, highest first
- * @param capacityRefinements bisection steps between the highest passing and the lowest failing
- *     fraction of the peak
+ * @param rounds how many times the timing scenarios run, the peers interleaved
+ * @param warmupTime the least closed-loop lead-in of a peer's first capacity round (up to 5 ×)
+ * @param capacityFractions the fractions of the peak the capacity search tries, highest first;
+ *     none: capacity not resolved ({@link #resolvesCapacity})
+ * @param capacityRefinements bisections between the highest passing and lowest failing fraction
  * @param coldStarts cold starts per peer (the first comes with the peer's main run)
- * @param stealAttempts the most runs of a timed phase the hypervisor's steal disturbed (see {@link
- *     Steal})
- * @param stealCalmBudget the longest a run waits in all for bursts of steal to pass before running
- *     disturbed phases again
+ * @param stealAttempts the most runs of a timed phase the hypervisor's steal disturbed ({@link
+ *     Steal}), after waiting at most {@code stealCalmBudget} in all for bursts to pass
  */
 record Profile(
     String name,
@@ -75,50 +63,12 @@ record Profile(
         Duration.ofSeconds(2),
         Duration.ofMillis(200),
         Duration.ofMillis(800),
-        new double[] {0.9, 0.75, 0.5, 0.25},
+        // No search: two quick runs' capacities differed by up to half on a quiet machine.
+        new double[0],
         0,
         1,
         3,
         Duration.ofSeconds(60));
-  }
-
-  /** This profile with {@code echo} echo rounds ({@code --echo-rounds}). */
-  Profile withEchoRounds(int echo) {
-    return new Profile(
-        name,
-        echoWarmup,
-        echoRequests,
-        heapSamples,
-        echo,
-        cpuRate,
-        latencyRate5k,
-        latencyRate1m,
-        warmup,
-        measure,
-        idle,
-        rounds,
-        warmupTime,
-        peakTime,
-        capacityWarmup,
-        capacityStep,
-        capacityFractions,
-        capacityRefinements,
-        coldStarts,
-        stealAttempts,
-        stealCalmBudget);
-  }
-
-  /** The warm-up and measured request counts for an echo of {@code size} bytes. */
-  int echoWarmup(long size) {
-    return echoWarmup[sizeClass(size)];
-  }
-
-  int echoRequests(long size) {
-    return echoRequests[sizeClass(size)];
-  }
-
-  private static int sizeClass(long size) {
-    return size <= 256 * 1024 ? 0 : size <= 4 * 1024 * 1024 ? 1 : 2;
   }
 
   static Profile full() {
@@ -144,5 +94,24 @@ record Profile(
         5,
         5,
         Duration.ofMinutes(5));
+  }
+
+  /**
+   * Whether the capacity is searched and it and the peak are results (not in the quick profile).
+   */
+  boolean resolvesCapacity() {
+    return capacityFractions.length > 0;
+  }
+
+  int echoWarmup(long size) {
+    return echoWarmup[sizeClass(size)];
+  }
+
+  int echoRequests(long size) {
+    return echoRequests[sizeClass(size)];
+  }
+
+  private static int sizeClass(long size) {
+    return size <= 256 * 1024 ? 0 : size <= 4 * 1024 * 1024 ? 1 : 2;
   }
 }

@@ -19,20 +19,20 @@ final class Progress {
   }
 
   /** A step begins. */
-  void begin(String what) {
+  synchronized void begin(String what) {
     out.printf(Locale.ROOT, "[%s] %3d/%d  %-52s", elapsed(), done + 1, total, what);
     out.flush();
   }
 
   /** The step begun last ends with {@code figure}. */
-  void end(String figure) {
+  synchronized void end(String figure) {
     done++;
     out.println(figure);
     out.flush();
   }
 
   /** A line of its own, outside any step. */
-  void note(String text) {
+  synchronized void note(String text) {
     out.printf(Locale.ROOT, "[%s] %s%n", elapsed(), text);
     out.flush();
   }

@@ -1,7 +1,7 @@
 package dev.aerun.bench;
 
-import java.io.IOException;
-import java.io.InputStream;
+import dev.aerun.testing.AppCopies;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,15 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
-import javax.tools.ToolProvider;
 
 /**
  * {@code --reload N}: the development server's hot reload, measured (not a timed test). Serves the
@@ -29,7 +24,6 @@ import javax.tools.ToolProvider;
  * webapp class loaders ({@code jcmd}), which stay flat when old webapps are collected.
  */
 final class ReloadBench {
-  private static final Pattern STARTED = Pattern.compile(" at http://[^/]+:(\\d+)/");
   private static final String HELLO = "WEB-INF/classes/dev/aerun/sample/HelloServlet.class";
 
   private ReloadBench() {}
@@ -37,33 +31,22 @@ final class ReloadBench {
   static void run(Path repo, int reloads, PrintStream out) throws Exception {
     Path work = Files.createTempDirectory("aerun-reload-bench-");
     Path app =
-        unpack(
+        AppCopies.explode(
             repo.resolve("integration-tests/sample-ee10-app/target/sample-ee10-app.war"),
             work.resolve("app"));
     Path runtimeJar = repo.resolve("runtime-main/target/runtime-main.jar");
     byte[][] variants = {
-      compile("Hello vA", repo, work.resolve("a")), compile("Hello vB", repo, work.resolve("b"))
+      AppCopies.helloServlet("Hello vA", runtimeJar, work.resolve("a")),
+      AppCopies.helloServlet("Hello vB", runtimeJar, work.resolve("b"))
     };
-    Path log = work.resolve("runtime.log");
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "-jar",
-                runtimeJar.toString(),
-                "--development",
-                "--watch",
-                "--port",
-                "0",
-                "--address",
-                "127.0.0.1",
-                app.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    builder.environment().put("SAMPLE_ENV", "from-appengine-web-xml"); // no relaunch: one JVM
-    Process runtime = builder.start();
-    try {
-      int port = awaitPort(runtime, log);
+    RuntimeProcess.Launch launch =
+        RuntimeProcess.launch(app)
+            .runtimeJar(runtimeJar)
+            .args("--development", "--watch")
+            .env("SAMPLE_ENV", "from-appengine-web-xml") // no relaunch: one JVM
+            .log(work.resolve("runtime.log"));
+    try (RuntimeProcess runtime = launch.start()) {
+      int port = runtime.port();
       HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
       URI hello = URI.create("http://127.0.0.1:" + port + "/hello");
       out.printf(
@@ -105,9 +88,6 @@ final class ReloadBench {
           sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.9) - 1)),
           sorted.get(sorted.size() - 1),
           failures);
-    } finally {
-      runtime.destroy();
-      runtime.waitFor(30, TimeUnit.SECONDS);
     }
   }
 
@@ -116,7 +96,7 @@ final class ReloadBench {
    * the finalizers run in between: a single collection leaves the last old webapp, which some of
    * its objects keep until their finalizers have run, and counts two loaders where one is live.
    */
-  private static String memoryLine(Process runtime, int reloads) throws Exception {
+  private static String memoryLine(RuntimeProcess runtime, int reloads) throws Exception {
     jcmd(runtime.pid(), "GC.run");
     jcmd(runtime.pid(), "GC.run_finalization");
     jcmd(runtime.pid(), "GC.run");
@@ -139,82 +119,7 @@ final class ReloadBench {
   }
 
   private static String jcmd(long pid, String command) throws Exception {
-    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    Process p =
-        new ProcessBuilder(
-                Files.isExecutable(jcmd) ? jcmd.toString() : "jcmd", String.valueOf(pid), command)
-            .redirectErrorStream(true)
-            .start();
-    String output = new String(p.getInputStream().readAllBytes());
-    p.waitFor(60, TimeUnit.SECONDS);
-    return output;
-  }
-
-  private static int awaitPort(Process runtime, Path log) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (System.nanoTime() < deadline) {
-      Matcher m = STARTED.matcher(Files.readString(log));
-      if (m.find()) {
-        return Integer.parseInt(m.group(1));
-      }
-      if (!runtime.isAlive()) {
-        throw new IllegalStateException("runtime exited:\n" + Files.readString(log));
-      }
-      Thread.sleep(50);
-    }
-    throw new IllegalStateException("runtime did not start:\n" + Files.readString(log));
-  }
-
-  private static Path unpack(Path war, Path dir) throws IOException {
-    try (ZipFile zip = new ZipFile(war.toFile())) {
-      Enumeration<? extends ZipEntry> entries = zip.entries();
-      while (entries.hasMoreElements()) {
-        ZipEntry entry = entries.nextElement();
-        Path target = dir.resolve(entry.getName()).normalize();
-        if (!target.startsWith(dir)) {
-          throw new IOException("entry outside the app: " + entry.getName());
-        }
-        if (entry.isDirectory()) {
-          Files.createDirectories(target);
-        } else {
-          Files.createDirectories(target.getParent());
-          try (InputStream in = zip.getInputStream(entry)) {
-            Files.copy(in, target);
-          }
-        }
-      }
-    }
-    return dir;
-  }
-
-  private static byte[] compile(String text, Path repo, Path work) throws IOException {
-    Path source = work.resolve("dev/aerun/sample/HelloServlet.java");
-    Files.createDirectories(source.getParent());
-    Files.writeString(
-        source,
-        "package dev.aerun.sample;\n"
-            + "@jakarta.servlet.annotation.WebServlet(\"/hello\")\n"
-            + "public class HelloServlet extends jakarta.servlet.http.HttpServlet {\n"
-            + "  @Override protected void doGet(jakarta.servlet.http.HttpServletRequest q,"
-            + " jakarta.servlet.http.HttpServletResponse r) throws java.io.IOException {\n"
-            + "    r.setContentType(\"text/plain;charset=utf-8\");\n"
-            + "    r.getWriter().print(\""
-            + text
-            + "\");\n  }\n}\n");
-    Path api;
-    try (Stream<Path> jars = Files.list(repo.resolve("runtime-main/target/lib/ee10"))) {
-      api =
-          jars.filter(j -> j.getFileName().toString().startsWith("jakarta.servlet-api-"))
-              .findFirst()
-              .orElseThrow(
-                  () -> new IOException("no jakarta.servlet-api in runtime-main/target/lib/ee10"));
-    }
-    int result =
-        ToolProvider.getSystemJavaCompiler()
-            .run(null, null, null, "-d", work.toString(), "-cp", api.toString(), source.toString());
-    if (result != 0) {
-      throw new IOException("javac failed");
-    }
-    return Files.readAllBytes(work.resolve("dev/aerun/sample/HelloServlet.class"));
+    return ServerProcess.jcmd(
+        Path.of(System.getProperty("java.home"), "bin", "java"), pid, command);
   }
 }

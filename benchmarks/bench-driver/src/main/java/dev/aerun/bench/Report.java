@@ -2,9 +2,15 @@ package dev.aerun.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.aerun.bench.Results.CapacityRound;
+import dev.aerun.bench.Results.CapacityRow;
 import dev.aerun.bench.Results.ColdStartRow;
+import dev.aerun.bench.Results.CpuRow;
 import dev.aerun.bench.Results.EchoRow;
-import dev.aerun.bench.Results.TargetRow;
+import dev.aerun.bench.Results.LatencyRow;
+import dev.aerun.bench.Results.SoakRow;
+import dev.aerun.bench.Results.SoakSample;
+import dev.aerun.bench.Stats.Spread;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,43 +18,108 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.DoubleFunction;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
  * The report of a run, in its results folder: {@code results.json} (every figure), {@code
- * summary.md} (one table per scenario, with the ratios HttpConnector / bare and legacy /
- * HttpConnector, and the project's targets met, missed or within noise) and {@code charts/*.svg}.
+ * summary.md} (the targets met, missed or within noise, then one table per scenario: a column per
+ * peer, then the ratios HttpConnector / bare, legacy / HttpConnector and each {@code --peer} /
+ * bare) and {@code charts/*.svg}.
  */
 final class Report {
+  private static final Map<String, String> COLORS =
+      Map.of("bare", "#8c8c8c", "http", "#1f77b4", "legacy", "#ff7f0e", "legacy-tcp", "#d62728");
+  private static final List<String> MORE_COLORS =
+      List.of("#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22");
+  private static final DoubleFunction<String> US = f("%.0f µs");
+  private static final DoubleFunction<String> US1 = f("%.1f µs");
+  private static final DoubleFunction<String> MS = f("%.2f ms");
+  private static final DoubleFunction<String> WHOLE = f("%.0f");
+  private static final DoubleFunction<String> SLOPE = f("%+.3f");
+  private static final DoubleFunction<String> CHANGE = f("%+.0f");
+
+  /**
+   * A table row: one figure of each peer (a median and its spread), written with {@code format}.
+   */
+  private record Row(String name, Map<String, Spread> byPeer, DoubleFunction<String> format) {}
+
+  /** The rows of a table, each a figure of {@code T}'s rows per peer. */
+  private final class Rows<T> {
+    final List<Row> list = new ArrayList<>();
+    final List<T> rows;
+    final Function<T, String> peer;
+
+    Rows(List<T> rows, Function<T, String> peer) {
+      this.rows = rows;
+      this.peer = peer;
+    }
+
+    /** Each peer's median and spread over its rows. */
+    Rows<T> spread(String name, ToDoubleFunction<T> figure, DoubleFunction<String> format) {
+      list.add(new Row(name, Stats.byPeer(rows, peer, figure), format));
+      return this;
+    }
+
+    /** Each peer's median over its rows, as one value. */
+    Rows<T> median(String name, ToDoubleFunction<T> figure, DoubleFunction<String> format) {
+      list.add(new Row(name, Stats.medians(Stats.byPeer(rows, peer, figure)), format));
+      return this;
+    }
+
+    /** Each peer's sum over its rows. */
+    Rows<T> sum(String name, ToDoubleFunction<T> figure) {
+      list.add(new Row(name, Stats.sums(rows, peer, figure), WHOLE));
+      return this;
+    }
+
+    /** The load generator's lag, cost and measurability, and the steal, over fixed-rate phases. */
+    Rows<T> generator(Function<T, Results.PhaseLag> lag, ToDoubleFunction<T> steal) {
+      double max = results.steal == null ? Double.POSITIVE_INFINITY : results.steal.maxPercent();
+      return median("Generator lag p99 (ms)", r -> lag.apply(r).p99Millis(), Report::millis)
+          .median(
+              "Generator CPU per request", r -> lag.apply(r).cpuMicrosPerRequest(), Report::micros)
+          .sum("Rounds not measurable (lag)", r -> lag.apply(r).measurable() ? 0 : 1)
+          .median("Hypervisor steal (%)", steal, Report::tenths)
+          .sum("Rounds disturbed (steal)", r -> steal.applyAsDouble(r) > max ? 1 : 0);
+    }
+  }
+
   private final Results results;
+  private final List<Peer> peers;
+  private final Path chartDir;
+  private final boolean quick;
   private final StringBuilder md = new StringBuilder();
-  private final ReportTables t;
+  private final List<String> charts = new ArrayList<>();
 
   private Report(Results results, List<Peer> peers, Path out) {
     this.results = results;
-    this.t = new ReportTables(md, peers, out.resolve("charts"));
+    this.peers = peers;
+    this.chartDir = out.resolve("charts");
+    this.quick = Targets.quick(results);
   }
 
-  static void write(Results results, BenchOptions options, Path out) throws IOException {
+  static void write(Results results, List<Peer> peers, Path out) throws IOException {
     Files.createDirectories(out.resolve("charts"));
-    Report report = new Report(results, options.peers(), out);
     results.targets.clear();
     results.targets.addAll(Targets.evaluate(results));
     results.measurementProblems.clear();
     results.measurementProblems.addAll(Targets.measurementProblems(results));
-    report.markdown(options);
+    Report report = new Report(results, peers, out);
+    report.markdown();
     Files.writeString(out.resolve("summary.md"), report.md);
     ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     json.writeValue(out.resolve("results.json").toFile(), results);
   }
 
-  // ---- Markdown -------------------------------------------------------------------------------
+  private <T> Rows<T> rows(List<T> rows, Function<T, String> peer) {
+    return new Rows<>(rows, peer);
+  }
 
-  private void markdown(BenchOptions options) throws IOException {
+  private void markdown() throws IOException {
     Results.Meta meta = results.meta;
     md.append("# aerun benchmarks: ").append(meta.profile()).append(" profile\n\n");
     md.append(
@@ -65,27 +136,21 @@ final class Report {
             String.join(" ", meta.jvmFlags()),
             meta.jettyVersion(),
             meta.driverJavaVersion()));
-    md.append("Command: `").append(meta.command()).append("`\n\n");
-    md.append(machineNote(meta));
+    md.append("Command: `").append(meta.command()).append("`\n\n").append(machineNote(meta));
     md.append(
-        "Peers, each its own server JVM with the same flags and the same WAR: **bare Jetty**"
-            + " (a plain WebAppContext, no runtime code), **HttpConnector** (the runtime's"
-            + " HttpConnector mode), **legacy** (legacy RPC mode, in-process gRPC: the"
-            + " launcher's default) and **legacy (tcp)** (legacy RPC mode, gRPC over loopback"
-            + " TCP), and any peer given with `--peer`. Ratios: *HttpConnector / bare* (1.00 means as cheap as bare Jetty) and"
-            + " *legacy / HttpConnector* (what legacy mode costs over HttpConnector mode). What"
-            + " each figure means: docs/BENCHMARKS.md.\n\n");
+        "Peers, each its own server JVM with the same flags and WAR: **bare Jetty** (no runtime"
+            + " code), **HttpConnector**, **legacy** (in-process gRPC), **legacy (tcp)** (gRPC over"
+            + " loopback TCP) and any `--peer`. Ratios: *HttpConnector / bare*, *legacy /"
+            + " HttpConnector*. What each figure means: docs/BENCHMARKS.md.\n\n");
     generator();
     steal();
     if (!results.measurementProblems.isEmpty()) {
       md.append("> **Measurement problems**: bare Jetty does the least work of the peers on the")
           .append(" same app, yet\n");
-      for (String problem : results.measurementProblems) {
-        md.append("> - ").append(problem).append('\n');
-      }
+      results.measurementProblems.forEach(p -> md.append("> - ").append(p).append('\n'));
       md.append('\n');
     }
-    if (meta.profile().equals("quick")) {
+    if (quick) {
       md.append(
           "> The quick profile checks that everything runs and gives rough figures; compare"
               + " peers with the full profile.\n\n");
@@ -94,19 +159,18 @@ final class Report {
     for (String ee : BenchOptions.EES) {
       echo(ee);
     }
-    TimingReport timing = new TimingReport(results, t);
-    timing.cpu();
-    timing.latency(5 * 1024);
-    timing.latency(1024 * 1024);
-    timing.capacity();
+    cpu();
+    latency(5 * 1024);
+    latency(1024 * 1024);
+    capacity();
     coldStart();
+    calibration();
+    soak();
     processes();
     failures();
-    if (!t.charts.isEmpty()) {
+    if (!charts.isEmpty()) {
       md.append("## Charts\n\n");
-      for (String chart : t.charts) {
-        md.append("![").append(chart).append("](charts/").append(chart).append(")\n\n");
-      }
+      charts.forEach(c -> md.append("![").append(c).append("](charts/").append(c).append(")\n\n"));
     }
   }
 
@@ -116,7 +180,7 @@ final class Report {
     if (g == null) {
       return;
     }
-    if (Lag.mostlyUnmeasurable(g.notMeasurablePhases(), g.fixedRatePhases())) {
+    if (Verdicts.mostlyUnmeasurable(g.notMeasurablePhases(), g.fixedRatePhases())) {
       md.append(
           String.format(
               Locale.ROOT,
@@ -197,50 +261,15 @@ final class Report {
             + " holds across the whole spread, missed when it fails across it, and *within noise*"
             + " when the spread covers the difference.\n\n");
     md.append("| Target | This run | Verdict |\n|---|---|---|\n");
-    for (TargetRow row : results.targets) {
-      md.append("| ")
-          .append(row.target())
-          .append(" | ")
-          .append(row.figure())
-          .append(" | ")
-          .append(verdict(row.verdict()))
-          .append(" |\n");
-    }
-    md.append('\n');
-  }
-
-  private static String verdict(String verdict) {
-    return switch (verdict) {
-      case "met" -> "met";
-      case "missed" -> "**MISSED**";
-      case "within noise" -> "*within noise*";
-      default -> verdict;
-    };
-  }
-
-  /**
-   * The allocation per request of each server JVM a peer ran the echo in, lowest to highest: the
-   * JIT compiler's choices differ between JVMs, and the 4 KiB target is judged on this spread.
-   */
-  private void echoSpread(List<Long> sizes, Function<Long, Map<String, List<EchoRow>>> bySize) {
-    md.append("Per server JVM (each the median of its windows), lowest to highest:\n\n");
-    t.header("Size", List.of());
-    for (long size : sizes) {
-      md.append("| ").append(size(size));
-      Map<String, List<EchoRow>> byPeer = bySize.apply(size);
-      for (Peer peer : t.peers) {
-        List<EchoRow> jvms = byPeer.getOrDefault(peer.id, List.of());
-        md.append(" | ")
-            .append(
-                jvms.isEmpty()
-                    ? "–"
-                    : jvms.stream()
-                        .mapToDouble(EchoRow::allocatedBytesPerRequest)
-                        .sorted()
-                        .mapToObj(Report::bytes)
-                        .collect(Collectors.joining(", ")));
-      }
-      md.append(" |\n");
+    for (Results.TargetRow row : results.targets) {
+      String verdict =
+          switch (row.verdict()) {
+            case Verdicts.MISSED -> "**MISSED**";
+            case Verdicts.WITHIN_NOISE -> "*within noise*";
+            default -> row.verdict();
+          };
+      md.append("| ").append(row.target()).append(" | ").append(row.figure());
+      md.append(" | ").append(verdict).append(" |\n");
     }
     md.append('\n');
   }
@@ -251,146 +280,378 @@ final class Report {
       return;
     }
     List<Long> sizes = new ArrayList<>(new TreeSet<>(rows.stream().map(EchoRow::size).toList()));
-    String eeName = ee.toUpperCase(Locale.ROOT);
-    // One row per server JVM a peer ran the echo in: the tables show their median.
-    Function<Long, Map<String, List<EchoRow>>> bySize =
-        size ->
-            rows.stream()
-                .filter(r -> r.size() == size)
-                .collect(Collectors.groupingBy(EchoRow::peer));
-
-    md.append("## Echo: bytes allocated per request, whole server process (")
-        .append(eeName)
-        .append(")\n\n");
+    String name = ee.toUpperCase(Locale.ROOT);
+    int jvms = rows.stream().mapToInt(EchoRow::round).max().orElse(1);
+    md.append("## Echo: bytes allocated per request, whole server process (" + name + ")\n\n");
     md.append(
         "One request at a time, request body = response body; every live thread of the server"
             + " process, the stats request's own allocation taken off.");
-    int jvms = rows.stream().mapToInt(EchoRow::round).max().orElse(1);
     if (jvms > 1) {
       md.append(" The median of the peer's server JVMs (up to ")
           .append(jvms)
           .append(", the peers interleaved; legacy mode's peers in one).");
     }
     md.append("\n\n");
-    t.table(
-        "Size",
-        sizes.stream().map(Report::size).toList(),
-        sizes.stream()
-            .map(
-                size ->
-                    ReportTables.values(
-                        bySize.apply(size),
-                        r -> Targets.echoMedian(r, EchoRow::allocatedBytesPerRequest)))
-            .toList(),
-        Report::bytes);
+    // One row per server JVM a peer ran the echo in: the tables show their median.
+    List<Row> allocated = echoRows(rows, sizes, EchoRow::allocatedBytesPerRequest, Report::bytes);
+    table("Size", allocated, true);
     if (jvms > 1) {
-      echoSpread(sizes, bySize);
+      md.append("Per server JVM (each the median of its windows), lowest to highest:\n\n");
+      header("Size", List.of());
+      for (long size : sizes) {
+        md.append("| ").append(size(size));
+        for (Peer peer : peers) {
+          String each =
+              rows.stream()
+                  .filter(r -> r.size() == size && r.peer().equals(peer.id))
+                  .mapToDouble(EchoRow::allocatedBytesPerRequest)
+                  .sorted()
+                  .mapToObj(Report::bytes)
+                  .collect(Collectors.joining(", "));
+          md.append(" | ").append(each.isEmpty() ? "–" : each);
+        }
+        md.append(" |\n");
+      }
+      md.append('\n');
     }
-    md.append("## Echo: heap in use after a full GC inside the servlet (")
-        .append(eeName)
-        .append(")\n\n");
+    md.append("## Echo: heap in use after a full GC inside the servlet (" + name + ")\n\n");
     md.append("Halfway through an echo, median of the samples.\n\n");
-    t.table(
-        "Size",
-        sizes.stream().map(Report::size).toList(),
-        sizes.stream()
-            .map(
-                size ->
-                    ReportTables.values(
-                        bySize.apply(size), r -> Targets.echoMedian(r, EchoRow::heapAfterGcBytes)))
-            .toList(),
-        Report::bytes);
+    List<Row> heap = echoRows(rows, sizes, EchoRow::heapAfterGcBytes, Report::bytes);
+    table("Size", heap, true);
     md.append("Of which held for the request: the same less the heap at rest (after a full GC at")
         .append(" the end of an empty echo sent right after). Differences of a few hundred KiB")
         .append(" are the noise of a full GC's result.\n\n");
-    List<Map<String, Double>> held =
-        sizes.stream()
-            .map(
-                size ->
-                    ReportTables.values(
-                        bySize.apply(size),
-                        r ->
-                            Targets.echoMedian(
-                                r,
-                                e ->
-                                    e.heapAtRestBytes() < 0
-                                        ? Double.NaN
-                                        : (double) (e.heapAfterGcBytes() - e.heapAtRestBytes()))))
-            .toList();
-    t.table(
-        "Size",
-        sizes.stream().map(Report::size).toList(),
-        held,
-        held.stream().map(h -> (DoubleFunction<String>) Report::signedBytes).toList(),
-        false);
-    List<String> groups = sizes.stream().map(Report::size).toList();
-    t.chart(
+    ToDoubleFunction<EchoRow> held =
+        e -> e.heapAtRestBytes() < 0 ? Double.NaN : e.heapAfterGcBytes() - e.heapAtRestBytes();
+    table("Size", echoRows(rows, sizes, held, Report::signedBytes), false);
+    String allocationTitle = "Allocated per echo request, whole server (" + name + ")";
+    chart(
         "echo-allocation-" + ee + ".svg",
-        "Allocated per echo request, whole server (" + eeName + ")",
+        allocationTitle,
         "bytes per request",
-        groups,
-        p ->
-            sizes.stream()
-                .mapToDouble(
-                    s ->
-                        ReportTables.value(
-                            bySize.apply(s),
-                            p,
-                            r -> Targets.echoMedian(r, EchoRow::allocatedBytesPerRequest)))
-                .toArray(),
+        allocated,
         true,
         Report::bytes);
-    t.chart(
-        "echo-heap-" + ee + ".svg",
-        "Heap after GC inside the servlet, mid-echo (" + eeName + ")",
-        "heap in use",
-        groups,
-        p ->
-            sizes.stream()
-                .mapToDouble(
-                    s ->
-                        ReportTables.value(
-                            bySize.apply(s),
-                            p,
-                            r -> Targets.echoMedian(r, EchoRow::heapAfterGcBytes)))
-                .toArray(),
+    String heapTitle = "Heap after GC inside the servlet, mid-echo (" + name + ")";
+    chart("echo-heap-" + ee + ".svg", heapTitle, "heap in use", heap, false, Report::bytes);
+  }
+
+  /** One row per echo size: each peer's median over its server JVMs of {@code figure}. */
+  private List<Row> echoRows(
+      List<EchoRow> rows,
+      List<Long> sizes,
+      ToDoubleFunction<EchoRow> figure,
+      DoubleFunction<String> format) {
+    List<Row> list = new ArrayList<>();
+    for (long size : sizes) {
+      List<EchoRow> sized = rows.stream().filter(r -> r.size() == size).toList();
+      list.addAll(rows(sized, EchoRow::peer).median(size(size), figure, format).list);
+    }
+    return list;
+  }
+
+  private void cpu() throws IOException {
+    List<CpuRow> rows = results.cpu;
+    if (rows.isEmpty()) {
+      return;
+    }
+    double rate = rows.get(0).targetRate();
+    md.append(
+        String.format(Locale.ROOT, "## CPU: 1 KiB request, 32 KiB response at %.0f/s%n%n", rate));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "Server process CPU time over the measured window per answered request (*without JIT*:"
+                + " less the JIT compiler threads', as the targets use it; *net of idle*: less"
+                + " the server's idle CPU); median (min–max) of %d interleaved rounds, ≈ a ratio"
+                + " within noise.%n%n",
+            rounds(rows.stream().map(CpuRow::peer).toList())));
+    Rows<CpuRow> spreads =
+        rows(rows, CpuRow::peer)
+            .spread("CPU per request", CpuRow::cpuMicrosPerRequest, US)
+            .spread("CPU per request, without JIT", CpuRow::cpuMicrosPerRequestNetOfJit, US)
+            .spread("CPU per request, net of idle", CpuRow::cpuMicrosPerRequestNetOfIdle, US)
+            .spread(
+                "Allocated per request", r -> r.allocatedBytesPerRequest() / 1024, f("%.2f KiB"));
+    table("Figure", spreads.list, true);
+    Rows<CpuRow> medians =
+        rows(rows, CpuRow::peer)
+            .median("Achieved rate (req/s)", CpuRow::achievedRate, WHOLE)
+            .sum("Errors (all rounds)", CpuRow::errors)
+            .median("Idle CPU (ms/s)", CpuRow::idleCpuMillisPerSecond, Report::tenths)
+            .median("JIT compiler threads' CPU in the window (ms)", CpuRow::jitMillis, WHOLE)
+            .median("GC pauses in the window (ms)", CpuRow::gcPauseMillis, WHOLE)
+            .generator(CpuRow::lag, CpuRow::stealPercent);
+    table("Figure (median of the rounds)", medians.list, false);
+    chart(
+        "cpu-per-request.svg",
+        String.format(Locale.ROOT, "Server CPU per request (1 KiB in, 32 KiB out, %.0f/s)", rate),
+        "CPU µs per request",
+        List.of(renamed(spreads.list.get(0), "gross"), renamed(spreads.list.get(1), "without JIT")),
         false,
-        Report::bytes);
+        Report::micros);
+  }
+
+  private void latency(long size) throws IOException {
+    List<LatencyRow> rows = results.latency.stream().filter(r -> r.responseSize() == size).toList();
+    if (rows.isEmpty()) {
+      return;
+    }
+    double rate = rows.get(0).targetRate();
+    String sized = size(size);
+    md.append(
+        String.format(
+            Locale.ROOT, "## Latency: %s responses at %.0f/s, open loop%n%n", sized, rate));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "Milliseconds from each request's scheduled send to its complete response (no"
+                + " coordinated omission); median (min–max) of %d interleaved rounds. A round whose"
+                + " generator lag p99 is over 10 %% of its p99 is not measurable.%n%n",
+            rounds(rows.stream().map(LatencyRow::peer).toList())));
+    Rows<LatencyRow> percentiles =
+        rows(rows, LatencyRow::peer)
+            .spread("p50", r -> r.latencyMillis().p50(), MS)
+            .spread("p90", r -> r.latencyMillis().p90(), MS)
+            .spread("p99", r -> r.latencyMillis().p99(), MS)
+            .spread("p99.9", r -> r.latencyMillis().p999(), MS)
+            .spread("max", r -> r.latencyMillis().max(), f("%.1f ms"));
+    table("Figure", percentiles.list, true);
+    Rows<LatencyRow> medians =
+        rows(rows, LatencyRow::peer)
+            .median("Target rate (req/s)", LatencyRow::targetRate, WHOLE)
+            .median("Achieved rate (req/s)", LatencyRow::achievedRate, WHOLE)
+            .sum("Errors (all rounds)", LatencyRow::errors)
+            .generator(LatencyRow::lag, LatencyRow::stealPercent);
+    table("Figure (median of the rounds)", medians.list, false);
+    chart(
+        "latency-" + (size == 1024 * 1024 ? "1mib" : (size / 1024) + "kib") + ".svg",
+        String.format(Locale.ROOT, "Latency, %s responses at %.0f/s (open loop)", sized, rate),
+        "milliseconds",
+        percentiles.list,
+        true,
+        Report::millis);
+  }
+
+  private void capacity() throws IOException {
+    List<CapacityRow> capacityRows = results.capacity;
+    if (capacityRows.isEmpty()) {
+      return;
+    }
+    double bound = capacityRows.get(0).p99BoundMillis();
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "## Capacity: small responses (hello), peak and highest rate with p99 ≤ %.0f ms%n%n",
+            bound));
+    md.append(
+        "Each round: the closed-loop peak (16 connections), then fixed rates searched down from"
+            + " it; a rate passes with no error, p99 under the bound and 95 % of it achieved, two"
+            + " runs agreeing. *s*: the steal over the run kept, *×n*: its runs. Median (min–max)"
+            + " of the rounds, ≈ a ratio within noise.\n\n");
+    if (quick) {
+      md.append(
+          "> Capacity and peak throughput: **not resolved in the quick profile** (its rounds are"
+              + " too short); its peaks give the CPU at saturation and the generator's cost.\n\n");
+    }
+    // One row per round: (peer, round).
+    List<Map.Entry<String, CapacityRound>> rounds =
+        capacityRows.stream()
+            .flatMap(r -> r.rounds().stream().map(round -> Map.entry(r.peer(), round)))
+            .toList();
+    Rows<Map.Entry<String, CapacityRound>> figures = rows(rounds, Map.Entry::getKey);
+    if (!quick) {
+      figures
+          .spread("Capacity, p99 ≤ bound (req/s)", e -> e.getValue().capacityRate(), WHOLE)
+          .spread("Peak, closed loop (req/s)", e -> e.getValue().peakRate(), WHOLE);
+    }
+    figures
+        .spread(
+            "Server CPU per request at the peak",
+            e -> e.getValue().serverCpuMicrosPerRequestAtPeak(),
+            US1)
+        .spread(
+            "Server CPU per request at the peak, without JIT",
+            e -> e.getValue().serverCpuMicrosPerRequestAtPeakNetOfJit(),
+            US1)
+        .spread(
+            "Server JIT threads' CPU in the peak run (ms)",
+            e -> e.getValue().serverJitCpuMillisAtPeak(),
+            WHOLE)
+        .spread(
+            "Generator CPU per request at the peak",
+            e -> e.getValue().generatorCpuMicrosPerRequestAtPeak(),
+            US1);
+    table("Figure", figures.list, true);
+    md.append(
+        "| Peer | Round: peak (steal) → capacity; steps (rate: p99 / generator lag p99, steal,"
+            + " pass) |\n|---|---|\n");
+    for (Peer peer : peers) {
+      for (CapacityRow row : capacityRows) {
+        if (row.peer().equals(peer.id)) {
+          String cells = row.rounds().stream().map(this::round).collect(Collectors.joining("<br>"));
+          md.append("| ").append(peer.label).append(" | ").append(cells).append(" |\n");
+        }
+      }
+    }
+    md.append('\n');
+    if (!quick) {
+      chart(
+          "capacity.svg",
+          String.format(Locale.ROOT, "Peak and capacity with p99 ≤ %.0f ms (hello)", bound),
+          "requests per second",
+          List.of(renamed(figures.list.get(0), "capacity"), renamed(figures.list.get(1), "peak")),
+          false,
+          WHOLE);
+    }
+  }
+
+  private String round(CapacityRound round) {
+    String steal = tenths(round.peakStealPercent());
+    if (quick) {
+      return String.format(Locale.ROOT, "%d: not resolved (s %s)", round.round(), steal);
+    }
+    return String.format(
+            Locale.ROOT,
+            "%d: %.0f (s %s) → %.0f; ",
+            round.round(),
+            round.peakRate(),
+            steal,
+            round.capacityRate())
+        + round.steps().stream()
+            .map(
+                s ->
+                    String.format(
+                        Locale.ROOT,
+                        "%.0f: %.2f / %.2f ms, s %s%s %s",
+                        s.targetRate(),
+                        s.p99Millis(),
+                        s.lagP99Millis(),
+                        tenths(s.stealPercent()),
+                        s.attempts() > 1 ? " ×" + s.attempts() : "",
+                        s.passed() ? "✓" : "✗"))
+            .collect(Collectors.joining(", "));
   }
 
   private void coldStart() throws IOException {
-    if (results.coldStart.isEmpty()) {
+    List<ColdStartRow> rows = results.coldStart;
+    if (rows.isEmpty()) {
       return;
     }
-    Map<String, ColdStartRow> rows =
-        results.coldStart.stream()
-            .collect(Collectors.toMap(ColdStartRow::peer, r -> r, (a, b) -> a));
-    int samples = results.coldStart.get(0).startMillis().size();
     md.append("## Cold start: hello app (EE10)\n\n");
     md.append(
         String.format(
             Locale.ROOT,
-            "From starting the server process to the first 200 of `GET /hello` on a new"
-                + " connection, and the resident set size right after it; median of %d (starts"
-                + " the hypervisor's steal disturbed left out when others were not).%n%n",
-            samples));
-    t.table(
-        "Figure",
-        List.of("Start to first 200", "RSS after the first request", "Highest steal in a start"),
-        List.of(
-            ReportTables.values(rows, ColdStartRow::medianStartMillis),
-            ReportTables.values(rows, r -> (double) r.medianRssBytes()),
-            ReportTables.values(
-                rows, r -> r.stealPercent().stream().mapToDouble(d -> d).max().orElse(Double.NaN))),
-        List.of(Report::millisCoarse, Report::bytes, Steal::percent));
-    t.chart(
+            "Process start to the first 200 of `GET /hello`, and the RSS then; median of %d"
+                + " (starts the steal disturbed left out when others were not).%n%n",
+            rows.get(0).startMillis().size()));
+    Rows<ColdStartRow> figures =
+        rows(rows, ColdStartRow::peer)
+            .median("Start to first 200", ColdStartRow::medianStartMillis, f("%.0f ms"))
+            .median("RSS after the first request", ColdStartRow::medianRssBytes, Report::bytes)
+            .median(
+                "Highest steal in a start",
+                r -> r.stealPercent().stream().mapToDouble(d -> d).max().orElse(Double.NaN),
+                Steal::percent);
+    table("Figure", figures.list, true);
+    chart(
         "cold-start.svg",
         "Cold start: process start to first 200 (hello, EE10)",
         "milliseconds",
-        List.of("start to first 200"),
-        p -> new double[] {ReportTables.value(rows, p, ColdStartRow::medianStartMillis)},
+        List.of(renamed(figures.list.get(0), "start to first 200")),
         false,
-        Report::millisCoarse);
+        f("%.0f ms"));
+  }
+
+  private void calibration() {
+    List<Results.CalibrationRow> rows = results.calibration;
+    if (rows.isEmpty()) {
+      return;
+    }
+    md.append("## Calibration: the built-in load generator against wrk\n\n");
+    md.append(
+        "`GET /hello`, closed loop, 16 connections, the built-in generator and `wrk -t1 -c16`"
+            + " interleaved round by round; median (min–max) of the rounds.\n\n");
+    for (Peer peer : peers) {
+      List<Results.CalibrationRow> own =
+          rows.stream().filter(r -> r.peer().equals(peer.id)).toList();
+      if (own.isEmpty()) {
+        continue;
+      }
+      md.append("| ").append(peer.label).append(" | built-in | wrk |\n|---|---:|---:|\n");
+      Rows<Results.CalibrationRow> figures =
+          rows(own, Results.CalibrationRow::generator)
+              .spread("Peak (req/s)", Results.CalibrationRow::rate, WHOLE)
+              .spread(
+                  "Generator CPU per request (µs)",
+                  r -> r.generatorCpuMicrosPerRequest(),
+                  f("%.1f"))
+              .spread("Server CPU per request (µs)", r -> r.serverCpuMicrosPerRequest(), f("%.1f"));
+      for (Row row : figures.list) {
+        md.append("| ").append(row.name());
+        for (String generator : List.of("built-in", "wrk")) {
+          md.append(" | ")
+              .append(row.byPeer().getOrDefault(generator, Spread.NONE).format(row.format()));
+        }
+        md.append(" |\n");
+      }
+      md.append('\n');
+    }
+    md.append("Verdict: **").append(results.generator.calibration()).append("**.\n\n");
+  }
+
+  private void soak() {
+    List<SoakRow> rows = results.soak;
+    if (rows.isEmpty()) {
+      return;
+    }
+    md.append("## Soak: hello at a steady rate\n\n");
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "`GET /hello` at %.0f/s for %.1f minutes, the peers side by side, sampled (heap after"
+                + " a full GC, threads, descriptors) after a warm-up and %d intervals. Growth: the"
+                + " last third's median less the first third's (flat: within %s or 10 %%, %d"
+                + " threads, %d descriptors); slopes per minute.%n%n",
+            rows.get(0).rate(),
+            rows.get(0).minutes(),
+            rows.get(0).samples().size() - 1,
+            bytes(SoakScenario.HEAP_TOLERANCE_BYTES),
+            SoakScenario.THREAD_TOLERANCE,
+            SoakScenario.FD_TOLERANCE));
+    ToDoubleFunction<SoakRow> heapGrowth =
+        r -> SoakScenario.growth(r.samples(), SoakSample::heapAfterGcBytes);
+    Rows<SoakRow> figures =
+        rows(rows, SoakRow::peer)
+            .median("Requests", SoakRow::sent, WHOLE)
+            .median("Not 200", SoakRow::failed, WHOLE)
+            .median("Latency p50", SoakRow::p50Millis, Report::millis)
+            .median("Latency p99", SoakRow::p99Millis, Report::millis)
+            .median(
+                "Heap after GC, first sample", r -> sample(r, 0).heapAfterGcBytes(), Report::bytes)
+            .median(
+                "Heap after GC, last sample", r -> sample(r, -1).heapAfterGcBytes(), Report::bytes)
+            .median(
+                "Heap after GC, growth (last third − first)",
+                heapGrowth,
+                v -> (v < 0 ? "" : "+") + signedBytes(v))
+            .median("Heap slope (KiB/min)", r -> r.heapSlopeBytesPerMinute() / 1024, SLOPE)
+            .median(
+                "Threads, growth",
+                r -> SoakScenario.growth(r.samples(), SoakSample::threads),
+                CHANGE)
+            .median("Thread slope (per min)", SoakRow::threadSlopePerMinute, SLOPE)
+            .median(
+                "Descriptors, growth",
+                r -> SoakScenario.growth(r.samples(), SoakSample::fds),
+                CHANGE)
+            .median("Descriptor slope (per min)", SoakRow::fdSlopePerMinute, SLOPE);
+    table("Figure", figures.list, false);
+  }
+
+  /** The soak's sample {@code i}, from the end when negative. */
+  private static SoakSample sample(SoakRow row, int i) {
+    return row.samples().get(i < 0 ? row.samples().size() + i : i);
   }
 
   private void processes() {
@@ -400,11 +661,17 @@ final class Report {
     md.append("## Server processes\n\n| Peer | EE | Peak RSS | Threads at the end | Log |\n");
     md.append("|---|---|---|---|---|\n");
     for (Results.ProcessRow row : results.processes) {
+      String label =
+          peers.stream()
+              .filter(p -> p.id.equals(row.peer()))
+              .map(p -> p.label)
+              .findFirst()
+              .orElse(row.peer());
       md.append(
           String.format(
               Locale.ROOT,
               "| %s | %s | %s | %d | %s |%n",
-              t.label(row.peer()),
+              label,
               row.ee().toUpperCase(Locale.ROOT),
               bytes(row.peakRssBytes()),
               row.threads(),
@@ -419,18 +686,127 @@ final class Report {
     }
     md.append("## Failures\n\n| Peer | EE | Step | What happened |\n|---|---|---|---|\n");
     for (Results.Failure failure : results.failures) {
+      String message = failure.message().lines().findFirst().orElse("").replace("|", "\\|");
       md.append(
           String.format(
               "| %s | %s | %s | %s |%n",
-              failure.peer(),
-              failure.ee(),
-              failure.scenario(),
-              failure.message().lines().findFirst().orElse("").replace("|", "\\|")));
+              failure.peer(), failure.ee(), failure.scenario(), message));
     }
     md.append('\n');
   }
 
+  // ---- Tables and charts ----------------------------------------------------------------------
+
+  /** How many rounds each peer ran, from the rows' peers. */
+  private static int rounds(List<String> peerOfEachRow) {
+    long peers = peerOfEachRow.stream().distinct().count();
+    return peers == 0 ? 0 : Math.max(1, peerOfEachRow.size() / (int) peers);
+  }
+
+  /** The ratio columns: {numerator, denominator, title}. */
+  private List<String[]> ratioColumns() {
+    List<String[]> columns = new ArrayList<>();
+    for (String[] c :
+        List.of(
+            new String[] {"http", "bare", "HttpConnector / bare"},
+            new String[] {"legacy", "http", "legacy / HttpConnector"},
+            new String[] {"legacy-tcp", "http", "legacy (tcp) / HttpConnector"})) {
+      if (has(c[0]) && has(c[1])) {
+        columns.add(c);
+      }
+    }
+    for (Peer peer : peers) {
+      if (peer.isCustom() && has("bare")) {
+        columns.add(new String[] {peer.id, "bare", peer.label + " / bare"});
+      }
+    }
+    return columns;
+  }
+
+  private boolean has(String peer) {
+    return peers.stream().anyMatch(p -> p.id.equals(peer));
+  }
+
+  /**
+   * A table: one row per figure, one column per peer (each cell the median and, with several
+   * measurements, the spread), then with {@code ratios} the ratios of the medians, marked ≈ where
+   * two spreads overlap (within noise).
+   */
+  private void table(String first, List<Row> rows, boolean ratios) {
+    List<String[]> columns = ratios ? ratioColumns() : List.of();
+    header(first, columns);
+    for (Row row : rows) {
+      md.append("| ").append(row.name());
+      for (Peer peer : peers) {
+        Spread v = row.byPeer().get(peer.id);
+        md.append(" | ").append(v == null ? "–" : v.format(row.format()));
+      }
+      for (String[] ratio : columns) {
+        md.append(" | ").append(ratio(row.byPeer().get(ratio[0]), row.byPeer().get(ratio[1])));
+      }
+      md.append(" |\n");
+    }
+    md.append('\n');
+  }
+
+  /** A table's header: {@code first}, one column per peer, then the ratio columns. */
+  private void header(String first, List<String[]> ratioColumns) {
+    md.append("| ").append(first);
+    peers.forEach(p -> md.append(" | ").append(p.label));
+    ratioColumns.forEach(r -> md.append(" | ").append(r[2]));
+    md.append(" |\n|---").append("|---:".repeat(peers.size() + ratioColumns.size())).append("|\n");
+  }
+
+  private static String ratio(Spread a, Spread b) {
+    if (a == null || b == null || !a.known() || !b.known() || b.median() == 0) {
+      return "–";
+    }
+    double r = a.median() / b.median();
+    String text = String.format(Locale.ROOT, r >= 100 ? "%.0f×" : r >= 10 ? "%.1f×" : "%.2f×", r);
+    boolean spreads = a.values().size() > 1 && b.values().size() > 1;
+    return spreads && Verdicts.overlap(a, b) ? "≈ " + text : text;
+  }
+
+  private static Row renamed(Row row, String name) {
+    return new Row(name, row.byPeer(), row.format());
+  }
+
+  /**
+   * A grouped bar chart: one group per row, one bar per peer (its median), labelled with {@code
+   * format}. Byte axes tick at 1 KiB, 32 KiB, 1 MiB…; the others at powers of ten.
+   */
+  private void chart(
+      String file,
+      String title,
+      String axis,
+      List<Row> groups,
+      boolean log,
+      DoubleFunction<String> format)
+      throws IOException {
+    List<Charts.Series> series = new ArrayList<>();
+    int custom = 0;
+    for (Peer peer : peers) {
+      String color = COLORS.get(peer.id);
+      if (color == null) {
+        color = MORE_COLORS.get(custom++ % MORE_COLORS.size());
+      }
+      double[] values =
+          groups.stream()
+              .mapToDouble(g -> g.byPeer().getOrDefault(peer.id, Spread.NONE).median())
+              .toArray();
+      series.add(new Charts.Series(peer.label, color, values));
+    }
+    double logBase = axis.contains("bytes") || axis.contains("heap") ? 32 : 10;
+    List<String> names = groups.stream().map(Row::name).toList();
+    Charts.groupedBars(chartDir.resolve(file), title, axis, names, series, log, logBase, format);
+    charts.add(file);
+  }
+
   // ---- Formats --------------------------------------------------------------------------------
+
+  private static DoubleFunction<String> f(String format) {
+    return v -> String.format(Locale.ROOT, format, v);
+  }
 
   /** Bytes in B, KiB, MiB or GiB. */
   static String bytes(double b) {
@@ -463,10 +839,7 @@ final class Report {
     if (bytes % (1024 * 1024) == 0) {
       return bytes / (1024 * 1024) + " MiB";
     }
-    if (bytes % 1024 == 0) {
-      return bytes / 1024 + " KiB";
-    }
-    return bytes + " B";
+    return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
   }
 
   static String micros(double v) {
@@ -477,29 +850,15 @@ final class Report {
     return String.format(Locale.ROOT, v >= 100 ? "%.0f ms" : v >= 1 ? "%.2f ms" : "%.3f ms", v);
   }
 
-  static String millisCoarse(double v) {
-    return String.format(Locale.ROOT, "%.0f ms", v);
+  private static String tenths(double v) {
+    return Double.isNaN(v) ? "?" : String.format(Locale.ROOT, "%.1f", v);
   }
-
-  static String rate(double v) {
-    return String.format(Locale.ROOT, "%.0f", v);
-  }
-
-  static String count(double v) {
-    return String.format(Locale.ROOT, "%.0f", v);
-  }
-
-  static Optional<Double> ratioOf(Double a, Double b) {
-    return a == null || b == null || b == 0 ? Optional.empty() : Optional.of(a / b);
-  }
-
-  /** Other processes' CPU over the run above which its timing figures are not to be trusted. */
-  static final double BUSY_OTHER_CPU_PERCENT = 10;
 
   /**
    * What else used the machine during the run, and whether that makes the timing figures
-   * unreliable: other processes' share of the machine's CPU where it is known; otherwise the load
-   * average before the run (the one after it counts the run's own processes).
+   * unreliable: other processes' share of the machine's CPU over 10 % where it is known; otherwise
+   * the load average before the run over half the cores (the one after it counts the run's own
+   * processes).
    */
   static String machineNote(Results.Meta meta) {
     double others = meta.otherCpuPercent();
@@ -512,9 +871,7 @@ final class Report {
             meta.loadAverageAfter(),
             meta.cores());
     boolean busy =
-        Double.isNaN(others)
-            ? meta.loadAverageBefore() > meta.cores() * 0.5
-            : others > BUSY_OTHER_CPU_PERCENT;
+        Double.isNaN(others) ? meta.loadAverageBefore() > meta.cores() * 0.5 : others > 10;
     String share =
         Double.isNaN(others)
             ? ""

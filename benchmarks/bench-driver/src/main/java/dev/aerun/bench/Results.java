@@ -2,6 +2,7 @@ package dev.aerun.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -9,72 +10,22 @@ import org.HdrHistogram.Histogram;
  * unit their name says, rates are requests per second.
  */
 final class Results {
-  Meta meta;
-  final List<PeerInfo> peers = new ArrayList<>();
-  final List<EchoRow> echo = new ArrayList<>();
-  final List<CpuRow> cpu = new ArrayList<>();
-  final List<LatencyRow> latency = new ArrayList<>();
-  final List<CapacityRow> capacity = new ArrayList<>();
-  final List<ColdStartRow> coldStart = new ArrayList<>();
-  final List<ProcessRow> processes = new ArrayList<>();
-  final List<TargetRow> targets = new ArrayList<>();
-  final List<String> measurementProblems = new ArrayList<>();
-  Generator generator;
-  StealSummary steal;
-  final List<Failure> failures = new ArrayList<>();
-
-  // Public getters for Jackson, in the order the file lists them.
-  public Meta getMeta() {
-    return meta;
-  }
-
-  public List<PeerInfo> getPeers() {
-    return peers;
-  }
-
-  public List<EchoRow> getEcho() {
-    return echo;
-  }
-
-  public List<CpuRow> getCpu() {
-    return cpu;
-  }
-
-  public List<LatencyRow> getLatency() {
-    return latency;
-  }
-
-  public List<CapacityRow> getCapacity() {
-    return capacity;
-  }
-
-  public List<ColdStartRow> getColdStart() {
-    return coldStart;
-  }
-
-  public List<ProcessRow> getProcesses() {
-    return processes;
-  }
-
-  public List<TargetRow> getTargets() {
-    return targets;
-  }
-
-  public List<String> getMeasurementProblems() {
-    return measurementProblems;
-  }
-
-  public Generator getGenerator() {
-    return generator;
-  }
-
-  public StealSummary getSteal() {
-    return steal;
-  }
-
-  public List<Failure> getFailures() {
-    return failures;
-  }
+  // Public for Jackson, in the order the file lists them.
+  public Meta meta;
+  public final List<PeerInfo> peers = new ArrayList<>();
+  public final List<EchoRow> echo = new ArrayList<>();
+  public final List<CpuRow> cpu = new ArrayList<>();
+  public final List<LatencyRow> latency = new ArrayList<>();
+  public final List<CapacityRow> capacity = new ArrayList<>();
+  public final List<ColdStartRow> coldStart = new ArrayList<>();
+  public final List<SoakRow> soak = new ArrayList<>();
+  public final List<CalibrationRow> calibration = new ArrayList<>();
+  public final List<ProcessRow> processes = new ArrayList<>();
+  public final List<TargetRow> targets = new ArrayList<>();
+  public final List<String> measurementProblems = new ArrayList<>();
+  public Generator generator;
+  public StealSummary steal;
+  public final List<Failure> failures = new ArrayList<>();
 
   /**
    * The run: what, where, how. {@code otherCpuPercent} (see {@link OtherCpu}) tells whether
@@ -100,19 +51,7 @@ final class Results {
       double loadAverageAfter,
       double otherCpuPercent) {}
 
-  /**
-   * The hypervisor's steal over the run and what it cost (see {@link Steal}).
-   *
-   * @param runPercent steal over the whole run, in percent of the machine's CPU time (NaN where the
-   *     machine does not say)
-   * @param maxPercent the most a timed phase may see and still count
-   * @param attempts runs a timed phase gets at most
-   * @param phases timed phases measured
-   * @param rerun phases run more than once because of steal
-   * @param disturbed phases still over the bound in the run kept: their figures are marked
-   * @param worstPercent the most steal a kept run saw
-   * @param calmWaitSeconds time spent waiting for bursts of steal to pass before runs again
-   */
+  /** The hypervisor's steal over the run and what it cost (see {@link Steal}). */
   record StealSummary(
       double runPercent,
       double maxPercent,
@@ -126,21 +65,7 @@ final class Results {
   /** A peer as the report names it. */
   record PeerInfo(String id, String label) {}
 
-  /**
-   * One echo size on one peer, in one of its server JVMs.
-   *
-   * @param round which of the peer's server JVMs ran it, from 1 (see {@link Profile#echoRounds()})
-   * @param allocatedBytesPerRequest the whole server process, every live thread: the median of
-   *     {@code allocatedWindows}
-   * @param allocatedWindows the same, per window of the measured requests (see {@link
-   *     EchoScenario#WINDOWS}): its spread is the figure's noise
-   * @param gcAllocatedBytesPerRequest the garbage collectors' cross-check (coarse)
-   * @param statsOverheadBytes what one stats request allocates, taken off the figure
-   * @param heapAfterGcBytes median heap in use after a full GC halfway through an echo
-   * @param heapAtRestBytes heap in use after a full GC at the end of an empty echo sent after the
-   *     others: the process's own live data; {@code heapAfterGcBytes} less this is what the server
-   *     holds for the request
-   */
+  /** One echo size on one peer, in one of its server JVMs. */
   record EchoRow(
       String ee,
       String peer,
@@ -157,16 +82,7 @@ final class Results {
       double cpuMicrosPerRequest,
       double medianMillis) {}
 
-  /**
-   * The CPU scenario (1 KiB request, 32 KiB response at a fixed rate) on one peer, one round.
-   *
-   * @param cpuMicrosPerRequestNetOfJit the same without the JIT compiler threads' CPU time: the
-   *     steady-state cost, which the targets use
-   * @param jitMillis CPU time of the JIT compiler threads during the window: large means the server
-   *     was still warming up, and its gross CPU figure is high for that reason
-   * @param gcPauseMillis collection pauses during the window
-   * @param lag the generator's schedule lag and cost over the measured window
-   */
+  /** The CPU scenario (1 KiB request, 32 KiB response at a fixed rate) on one peer, one round. */
   record CpuRow(
       String peer,
       int round,
@@ -184,15 +100,7 @@ final class Results {
       PhaseLag lag,
       double stealPercent) {}
 
-  /**
-   * The load generator over one fixed-rate phase.
-   *
-   * @param p99Millis the generator's p99 schedule lag
-   * @param latencyP99Millis the p99 latency the phase reports
-   * @param measurable whether the lag is at most a tenth of the reported p99: if not, the phase
-   *     measured the generator as much as the server ("not measurable on this machine")
-   * @param cpuMicrosPerRequest the generator's own CPU time per request
-   */
+  /** The load generator over one fixed-rate phase. */
   record PhaseLag(
       double p99Millis,
       double maxMillis,
@@ -209,16 +117,7 @@ final class Results {
     }
   }
 
-  /**
-   * The load generator's cost over the whole run, beside the servers'.
-   *
-   * @param engine what generated the load
-   * @param cpuMicrosPerRequestAtPeak the generator's CPU per request in the closed-loop peak runs
-   *     (median over peers and rounds)
-   * @param serverCpuMicrosPerRequestAtPeak the servers' CPU per request in the same runs
-   * @param fixedRatePhases the fixed-rate phases (CPU and latency scenarios)
-   * @param notMeasurablePhases those whose p99 lag exceeded a tenth of their p99 latency
-   */
+  /** The load generator's cost over the whole run, beside the servers'. */
   record Generator(
       String engine,
       double cpuMicrosPerRequestAtPeak,
@@ -275,14 +174,6 @@ final class Results {
   /**
    * One round of the capacity scenario on one peer: the closed-loop peak, then the search down from
    * it.
-   *
-   * @param serverCpuMicrosPerRequestAtPeak the server process's CPU per request in the peak run
-   * @param serverCpuMicrosPerRequestAtPeakNetOfJit the same without its JIT compiler threads' CPU:
-   *     what a request costs once the server is compiled, the figure the CPU target compares (the
-   *     compilers still run in bursts after the warm-up, differently in every run and peer)
-   * @param serverJitCpuMillisAtPeak its JIT compiler threads' CPU time in that run
-   * @param generatorCpuMicrosPerRequestAtPeak the load generator's CPU per request in that run
-   * @param peakStealPercent the hypervisor's steal over the peak run kept
    */
   record CapacityRound(
       int round,
@@ -296,13 +187,7 @@ final class Results {
       double peakStealPercent,
       List<CapacityStep> steps) {}
 
-  /**
-   * The capacity of one peer for small responses over every round.
-   *
-   * @param capacityRate the median over the rounds of the highest fixed rate with p99 under the
-   *     bound
-   * @param peakRate the median over the rounds of the closed-loop peak throughput
-   */
+  /** The capacity of one peer for small responses over every round. */
   record CapacityRow(
       String peer,
       double capacityRate,
@@ -325,6 +210,39 @@ final class Results {
       double medianStartMillis,
       List<Long> rssBytes,
       long medianRssBytes) {}
+
+  /**
+   * A soak of one peer (see {@link SoakScenario}): a steady rate, the server sampled after each
+   * interval; {@code failed} counts requests not answered 200 (other statuses, broken connections,
+   * no answer), {@code statuses} the answers by status.
+   */
+  record SoakRow(
+      String peer,
+      double rate,
+      double minutes,
+      long sent,
+      long failed,
+      Map<Integer, Long> statuses,
+      double p50Millis,
+      double p99Millis,
+      double maxMillis,
+      List<SoakSample> samples,
+      double heapSlopeBytesPerMinute,
+      double threadSlopePerMinute,
+      double fdSlopePerMinute,
+      boolean outOfMemory) {}
+
+  /** A look at the server during a soak: heap after a full GC, threads, open descriptors. */
+  record SoakSample(double elapsedSeconds, long heapAfterGcBytes, int threads, int fds) {}
+
+  /** One calibration run ({@link Calibration}) of a generator, built-in or wrk, on one peer. */
+  record CalibrationRow(
+      String peer,
+      int round,
+      String generator,
+      double rate,
+      double generatorCpuMicrosPerRequest,
+      double serverCpuMicrosPerRequest) {}
 
   /** One peer's server process over its whole run. */
   record ProcessRow(String peer, String ee, long peakRssBytes, int threads, String log) {}

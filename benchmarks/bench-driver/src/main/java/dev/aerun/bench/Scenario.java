@@ -1,12 +1,18 @@
 package dev.aerun.bench;
 
-/** The scenarios of DESIGN §6. */
+/** The scenarios; all but the soak run by default. */
 enum Scenario {
   ECHO("echo"),
   CPU("cpu"),
   LATENCY("latency"),
   CAPACITY("capacity"),
-  COLDSTART("coldstart");
+  COLDSTART("coldstart"),
+  SOAK("soak"),
+  CALIBRATE("calibrate");
+
+  /** What runs unless {@code --scenarios} says otherwise: everything but the long soak. */
+  static final java.util.List<Scenario> DEFAULT =
+      java.util.List.of(ECHO, CPU, LATENCY, CAPACITY, COLDSTART);
 
   final String id;
 
@@ -21,6 +27,8 @@ enum Scenario {
       }
     }
     throw new IllegalArgumentException(
-        "unknown scenario '" + id + "': expected echo, cpu, latency, capacity or coldstart");
+        "unknown scenario '"
+            + id
+            + "': expected echo, cpu, latency, capacity, coldstart, soak or calibrate");
   }
 }

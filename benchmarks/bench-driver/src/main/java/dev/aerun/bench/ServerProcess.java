@@ -1,61 +1,37 @@
 package dev.aerun.bench;
 
+import dev.aerun.testing.RawHttp;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.ConnectException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * One peer's server JVM. Its output goes to a file (never a pipe this JVM would have to drain), its
- * port is read back from its start line ({@code … at http://HOST:PORT/ …}), and it is killed when
- * closed, or when this JVM exits by any way short of a hard kill (a shutdown hook ends every server
- * still running).
+ * One peer's server JVM, started by the test harness ({@link RuntimeProcess}): its output goes to a
+ * file, its port is read back from its start line, and it is stopped when closed, or killed when
+ * this JVM exits by any way short of a hard kill.
  */
-public final class ServerProcess implements AutoCloseable {
-  private static final Pattern STARTED = Pattern.compile(" at http://([^/]+):(\\d+)/");
+final class ServerProcess implements AutoCloseable {
   private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
-  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
-
-  static {
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  for (Process process : RUNNING) {
-                    process.destroyForcibly();
-                  }
-                },
-                "bench-kill-servers"));
-  }
 
   private final Peer peer;
   private final String ee;
-  private final Process process;
-  private final Path log;
+  private final RuntimeProcess process;
   private final Path temp;
-  private final long startNanos;
-  private int port = -1;
+  private final int knownPort;
 
-  private ServerProcess(
-      Peer peer, String ee, Process process, Path log, Path temp, long startNanos) {
+  private ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, int knownPort) {
     this.peer = peer;
     this.ee = ee;
     this.process = process;
-    this.log = log;
     this.temp = temp;
-    this.startNanos = startNanos;
+    this.knownPort = knownPort;
   }
 
   /** What a peer needs to start. */
@@ -116,29 +92,10 @@ public final class ServerProcess implements AutoCloseable {
           List.of("--port", "0", "--address", "127.0.0.1", "--temp-dir", temp.toString()));
       command.add(layout.war(ee).toString());
     }
-    ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
-    // The platform's variables would change what the runtime does; the peers run off-platform.
-    builder
-        .environment()
-        .keySet()
-        .removeIf(
-            k ->
-                k.startsWith("GAE_")
-                    || k.startsWith("AERUN_")
-                    || k.equals("PORT")
-                    || k.equals("GOOGLE_CLOUD_PROJECT")
-                    || k.equals("JAVA_TOOL_OPTIONS")
-                    || k.equals("JDK_JAVA_OPTIONS"));
-    long startNanos = System.nanoTime();
-    Process process = builder.start();
-    RUNNING.add(process);
-    ServerProcess server = new ServerProcess(peer, ee, process, log, temp, startNanos);
-    server.port = knownPort; // a built-in peer picks its own port and prints it
-    return server;
+    // The platform's variables would change what the runtime does; the peers run off-platform
+    // (the harness leaves them out).
+    RuntimeProcess process = RuntimeProcess.start(peer.label, command, Map.of(), log);
+    return new ServerProcess(peer, ee, process, temp, knownPort); // a built-in peer prints its port
   }
 
   /** A port free on 127.0.0.1 a moment ago, for a server that must be told its port. */
@@ -149,30 +106,13 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
-  private static java.io.File nullDevice() {
-    return new java.io.File(
-        System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
-  }
-
   /** The port, once the start line is out; fails if the server exits or takes too long. */
   public int awaitPort() {
-    if (port > 0) {
-      return port;
+    if (knownPort > 0) {
+      return knownPort;
     }
-    long deadline = startNanos + START_TIMEOUT_NANOS;
-    while (System.nanoTime() < deadline) {
-      Matcher m = STARTED.matcher(output());
-      if (m.find()) {
-        port = Integer.parseInt(m.group(2));
-        return port;
-      }
-      if (!process.isAlive()) {
-        throw new IllegalStateException(
-            peer.label + " exited (" + process.exitValue() + ") before serving:\n" + tail(40));
-      }
-      sleepMillis(2);
-    }
-    throw new IllegalStateException(peer.label + " did not start in time:\n" + tail(40));
+    long left = process.startNanos() + START_TIMEOUT_NANOS - System.nanoTime();
+    return process.awaitStartLine(Duration.ofNanos(Math.max(left, 0))).port();
   }
 
   /**
@@ -181,6 +121,7 @@ public final class ServerProcess implements AutoCloseable {
    */
   long awaitFirstOk(String path) throws IOException {
     int p = awaitPort();
+    long startNanos = process.startNanos();
     long deadline = startNanos + START_TIMEOUT_NANOS;
     while (System.nanoTime() < deadline) {
       try {
@@ -203,29 +144,11 @@ public final class ServerProcess implements AutoCloseable {
     throw new IllegalStateException(peer.label + " never answered 200 on " + path);
   }
 
-  /** One HTTP/1.1 GET on its own connection; the status code. */
+  /** One HTTP/1.1 GET on its own connection ({@link RawHttp}); the status code, or -1. */
   private static int rawGetStatus(int port, String path) throws IOException {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-      socket.setSoTimeout(30_000);
-      OutputStream out = socket.getOutputStream();
-      out.write(
-          ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
-      out.flush();
-      InputStream in = socket.getInputStream();
-      byte[] head = new byte[12];
-      int read = 0;
-      while (read < head.length) {
-        int n = in.read(head, read, head.length - read);
-        if (n < 0) {
-          return -1;
-        }
-        read += n;
-      }
-      in.transferTo(OutputStream.nullOutputStream());
-      String statusLine = new String(head, StandardCharsets.US_ASCII);
-      return Integer.parseInt(statusLine.substring(9, 12));
+    try (RawHttp connection = RawHttp.connect(port, Duration.ofSeconds(30))) {
+      connection.write("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+      return connection.readResponse(false).status();
     }
   }
 
@@ -270,53 +193,24 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Everything the server printed so far. */
   public String output() {
-    try {
-      return Files.readString(log, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return "";
-    }
+    return process.output();
   }
 
   /** The last {@code lines} lines the server printed. */
   public String tail(int lines) {
-    String[] all = output().split("\n");
-    int from = Math.max(0, all.length - lines);
-    return String.join("\n", java.util.Arrays.copyOfRange(all, from, all.length));
+    return process.tail(lines);
   }
 
   public Path log() {
-    return log;
+    return process.log();
   }
 
-  /** Sends SIGTERM (a graceful stop) and returns at once. */
-  public void terminate() {
-    process.destroy();
-  }
-
-  /** The exit code once the process has ended within {@code seconds}, else -1 (still running). */
-  public int awaitExit(long seconds) throws InterruptedException {
-    return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
-  }
-
-  /** Stops the server: SIGTERM, then a kill if it has not exited after 10 s. */
+  /** Stops the server (SIGTERM, then a kill) and deletes what it unpacked. */
   @Override
   public void close() {
-    try {
-      if (process.isAlive()) {
-        process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-          process.waitFor(10, TimeUnit.SECONDS);
-        }
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    } finally {
-      RUNNING.remove(process);
-      if (!process.isAlive()) {
-        deleteTree(temp);
-      }
+    process.close();
+    if (!process.isAlive()) {
+      deleteTree(temp);
     }
   }
 
@@ -327,6 +221,20 @@ public final class ServerProcess implements AutoCloseable {
     } catch (IOException | RuntimeException ignored) {
       // Left behind in the logs folder; harmless.
     }
+  }
+
+  /** Runs {@code jcmd PID COMMAND...} of the JDK whose launcher is {@code java}; its output. */
+  static String jcmd(Path java, long pid, String... command) throws Exception {
+    List<String> line = new ArrayList<>(List.of(java.resolveSibling("jcmd").toString()));
+    line.add(Long.toString(pid));
+    line.addAll(List.of(command));
+    Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes());
+    if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      process.destroyForcibly();
+      throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed: " + output);
+    }
+    return output;
   }
 
   static void sleepMillis(long millis) {

@@ -1,8 +1,13 @@
 package dev.aerun.bench;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.DoubleFunction;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /** Medians and spreads of repeated measurements. */
 final class Stats {
@@ -16,29 +21,33 @@ final class Stats {
   record Spread(double median, double min, double max, List<Double> values) {
     static final Spread NONE = new Spread(Double.NaN, Double.NaN, Double.NaN, List.of());
 
+    /** One measurement (NaN: none). */
+    static Spread of(double value) {
+      return spread(List.of(value));
+    }
+
     boolean known() {
       return !Double.isNaN(median);
     }
 
     /** {@code median (min–max)} with {@code format} for each number. */
     String format(String format) {
+      return format(v -> String.format(Locale.ROOT, format, v));
+    }
+
+    String format(DoubleFunction<String> format) {
       if (!known()) {
         return "–";
       }
-      String m = String.format(Locale.ROOT, format, median);
-      if (values.size() < 2) {
-        return m;
-      }
-      return m
-          + " ("
-          + String.format(Locale.ROOT, format, min)
-          + "–"
-          + String.format(Locale.ROOT, format, max)
-          + ")";
+      String m = format.apply(median);
+      return values.size() < 2 ? m : m + " (" + format.apply(min) + "–" + format.apply(max) + ")";
     }
   }
 
-  /** The spread of {@code values}, NaNs left out; {@link Spread#NONE} if none is left. */
+  /**
+   * The spread of {@code values}, NaNs left out ({@link Spread#NONE} if none is left); the median
+   * of an even count is the mean of the two middle values.
+   */
   static Spread spread(List<Double> values) {
     List<Double> sorted = new ArrayList<>();
     for (Double v : values) {
@@ -51,12 +60,50 @@ final class Stats {
     }
     List<Double> taken = List.copyOf(sorted);
     sorted.sort(null);
-    return new Spread(median(sorted), sorted.get(0), sorted.get(sorted.size() - 1), taken);
+    int n = sorted.size();
+    double median =
+        n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    return new Spread(median, sorted.get(0), sorted.get(n - 1), taken);
   }
 
-  /** The median of sorted values: the middle one, or the mean of the two middle ones. */
-  private static double median(List<Double> sorted) {
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  /** The median of {@code values} (NaN if there are none). */
+  static double median(List<Double> values) {
+    return spread(values).median();
+  }
+
+  /** Per peer, in the rows' order, the spread of {@code figure} over that peer's rows. */
+  static <T> Map<String, Spread> byPeer(
+      List<T> rows, Function<T, String> peer, ToDoubleFunction<T> figure) {
+    Map<String, List<Double>> values = new LinkedHashMap<>();
+    for (T row : rows) {
+      values
+          .computeIfAbsent(peer.apply(row), k -> new ArrayList<>())
+          .add(figure.applyAsDouble(row));
+    }
+    Map<String, Spread> spreads = new LinkedHashMap<>();
+    values.forEach((p, v) -> spreads.put(p, spread(v)));
+    return spreads;
+  }
+
+  /** Per peer, the median of {@code figure} over that peer's rows, as one value. */
+  static <T> Map<String, Spread> medians(
+      List<T> rows, Function<T, String> peer, ToDoubleFunction<T> figure) {
+    return medians(byPeer(rows, peer, figure));
+  }
+
+  /** Each peer's spread reduced to its median, as one value. */
+  static Map<String, Spread> medians(Map<String, Spread> spreads) {
+    Map<String, Spread> medians = new LinkedHashMap<>();
+    spreads.forEach((p, s) -> medians.put(p, Spread.of(s.median())));
+    return medians;
+  }
+
+  /** Per peer, the sum of {@code figure} over that peer's rows, as one value. */
+  static <T> Map<String, Spread> sums(
+      List<T> rows, Function<T, String> peer, ToDoubleFunction<T> figure) {
+    Map<String, Spread> sums = new LinkedHashMap<>();
+    byPeer(rows, peer, figure)
+        .forEach((p, s) -> sums.put(p, Spread.of(s.values().stream().mapToDouble(d -> d).sum())));
+    return sums;
   }
 }

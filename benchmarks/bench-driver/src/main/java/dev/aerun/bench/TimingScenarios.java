@@ -18,11 +18,9 @@ import java.util.Map;
  * The scenarios that time the server, one round at a time (the caller interleaves the peers):
  * server CPU per request at a fixed rate, latency at a fixed rate, and capacity (closed-loop peak
  * throughput, then the highest fixed rate whose p99 stays under the bound). A peer's first round
- * warms it up first; later rounds find it warm.
+ * warms it up first; later rounds find it warm. Each timed phase goes through {@link Steal}.
  */
 final class TimingScenarios {
-  private static final long KIB = 1024;
-
   private final Profile profile;
   private final double p99BoundMillis;
   private final byte[] cpuBody;
@@ -32,16 +30,24 @@ final class TimingScenarios {
 
   TimingScenarios(
       Profile profile, double p99BoundMillis, byte[] cpuBody, String acceptEncoding, Steal steal) {
-    this.profile = profile;
     this.acceptEncoding = acceptEncoding;
+    this.profile = profile;
     this.p99BoundMillis = p99BoundMillis;
     this.cpuBody = cpuBody;
     this.steal = steal;
   }
 
   Load cpuLoad() {
-    return new Load("POST", "/bytes?size=" + 32 * KIB, cpuBody, acceptEncoding);
+    return new Load("POST", "/bytes?size=" + 32 * 1024, cpuBody, acceptEncoding);
   }
+
+  /** The CPU scenario's measured window: the run and the server's figures around it. */
+  private record CpuWindow(
+      RateRun run,
+      CpuClock.ProcessCpu cpu,
+      ServerStats before,
+      ServerStats after,
+      double seconds) {}
 
   /** 1 KiB in, 32 KiB out at a fixed rate: server CPU per request. */
   String cpu(LoadGenerator client, ServerProcess server, int port, int round, Results results)
@@ -53,30 +59,37 @@ final class TimingScenarios {
       // Idle after the warm-up, when the JIT compilers have mostly settled.
       ServerStats idleStart = ServerStats.fetch(client, port);
       long idleNanos = System.nanoTime();
-      ServerProcess.sleepMillis(profile.idle().toMillis());
+      Thread.sleep(profile.idle().toMillis());
       ServerStats idleEnd = ServerStats.fetch(client, port);
-      double idleSeconds = (System.nanoTime() - idleNanos) / 1e9;
-      idleCpuMillisPerSecond.put(
-          peer, (idleEnd.processCpuNanos() - idleStart.processCpuNanos()) / 1e6 / idleSeconds);
+      double idleCpu = (idleEnd.processCpuNanos() - idleStart.processCpuNanos()) / 1e6;
+      idleCpuMillisPerSecond.put(peer, idleCpu / ((System.nanoTime() - idleNanos) / 1e9));
     }
     double idle = idleCpuMillisPerSecond.getOrDefault(peer, 0.0);
-    Steal.Measured<CpuWindow> measured = steal.measure(() -> cpuWindow(client, server, port, load));
+    Steal.Measured<CpuWindow> measured =
+        steal.measure(
+            () -> {
+              ServerStats before = ServerStats.fetch(client, port);
+              CpuClock.ProcessCpu cpu = CpuClock.of(server.pid());
+              long start = System.nanoTime();
+              RateRun run = client.openLoop(port, load, profile.cpuRate(), profile.measure());
+              cpu = CpuClock.of(server.pid()).minus(cpu);
+              ServerStats after = ServerStats.fetch(client, port);
+              return new CpuWindow(run, cpu, before, after, (System.nanoTime() - start) / 1e9);
+            });
     CpuWindow w = measured.value();
     RateRun run = w.run();
-    CpuClock.ProcessCpu window = w.window();
-    ServerStats s1 = w.before();
-    ServerStats s2 = w.after();
-    double seconds = w.seconds();
     long answered = Math.max(1, run.ok());
     double cpuNanos =
-        window.known() ? window.totalNanos() : s2.processCpuNanos() - s1.processCpuNanos();
+        w.cpu().known()
+            ? w.cpu().totalNanos()
+            : w.after().processCpuNanos() - w.before().processCpuNanos();
     // The JIT compiler threads' CPU time: taken off, what is left is the steady-state cost, which
     // a long run converges to.
-    double jitNanos = window.known() ? window.compilerNanos() : 0;
+    double jitNanos = w.cpu().known() ? w.cpu().compilerNanos() : 0;
     double perRequest = cpuNanos / 1000.0 / answered;
-    double net = (cpuNanos - idle * 1e6 * seconds) / 1000.0 / answered;
     double netOfJit = (cpuNanos - jitNanos) / 1000.0 / answered;
-    double allocated = (s2.allocatedBytes() - s1.allocatedBytes()) / (double) answered;
+    double allocated =
+        (w.after().allocatedBytes() - w.before().allocatedBytes()) / (double) answered;
     PhaseLag lag = PhaseLag.of(run);
     results.cpu.add(
         new CpuRow(
@@ -89,10 +102,10 @@ final class TimingScenarios {
             perRequest,
             netOfJit,
             idle,
-            net,
+            (cpuNanos - idle * 1e6 * w.seconds()) / 1000.0 / answered,
             allocated,
             Math.round(jitNanos / 1e6),
-            s2.gcPauseMillis() - s1.gcPauseMillis(),
+            w.after().gcPauseMillis() - w.before().gcPauseMillis(),
             lag,
             measured.stealPercent()));
     return String.format(
@@ -104,25 +117,6 @@ final class TimingScenarios {
         Report.millis(lag.p99Millis()),
         measured.note(),
         run.errors() > 0 ? ", " + run.errors() + " errors" : "");
-  }
-
-  /** The measured window of the CPU scenario: the run and the server's figures around it. */
-  private record CpuWindow(
-      RateRun run,
-      CpuClock.ProcessCpu window,
-      ServerStats before,
-      ServerStats after,
-      double seconds) {}
-
-  private CpuWindow cpuWindow(LoadGenerator client, ServerProcess server, int port, Load load)
-      throws Exception {
-    ServerStats s1 = ServerStats.fetch(client, port);
-    CpuClock.ProcessCpu c1 = CpuClock.of(server.pid());
-    long t1 = System.nanoTime();
-    RateRun run = client.openLoop(port, load, profile.cpuRate(), profile.measure());
-    CpuClock.ProcessCpu window = CpuClock.of(server.pid()).minus(c1);
-    ServerStats s2 = ServerStats.fetch(client, port);
-    return new CpuWindow(run, window, s1, s2, (System.nanoTime() - t1) / 1e9);
   }
 
   /** Open loop at a fixed rate: latency percentiles, corrected for coordinated omission. */
@@ -165,9 +159,12 @@ final class TimingScenarios {
         run.errors() > 0 ? ", " + run.errors() + " errors" : "");
   }
 
+  /** A closed-loop peak run and the server's CPU over it. */
+  private record PeakRun(ClosedRun run, CpuClock.ProcessCpu serverCpu) {}
+
   /**
    * Small responses: the closed-loop peak, then the highest fixed rate with p99 under the bound,
-   * searched down from the peak.
+   * searched down from the peak (not in the quick profile: capacity NaN).
    */
   CapacityRound capacity(LoadGenerator client, ServerProcess server, int port, int round)
       throws Exception {
@@ -175,10 +172,17 @@ final class TimingScenarios {
     if (round == 1) {
       warmUp(client, server.pid(), port, load, profile.warmupTime());
     }
-    Steal.Measured<PeakRun> measured = steal.measure(() -> peak(client, server, port, load));
+    int connections = LoadGenerator.CLOSED_LOOP_CONNECTIONS;
+    Steal.Measured<PeakRun> measured =
+        steal.measure(
+            () -> {
+              CpuClock.ProcessCpu before = CpuClock.of(server.pid());
+              ClosedRun run = client.closedLoop(port, load, connections, profile.peakTime());
+              return new PeakRun(run, CpuClock.of(server.pid()).minus(before));
+            });
     ClosedRun peak = measured.value().run();
-    CpuClock.ProcessCpu serverCpu = measured.value().serverCpu();
-    long answered = Math.max(1, peak.ok() + peak.errors());
+    CpuClock.ProcessCpu cpu = measured.value().serverCpu();
+    double answered = Math.max(1, peak.ok() + peak.errors());
     CapacitySearch.Found found =
         CapacitySearch.search(
             peak.rate(),
@@ -189,38 +193,24 @@ final class TimingScenarios {
         round,
         peak.rate(),
         peak.latency().getValueAtPercentile(99) / 1000.0,
-        found.capacityRate(),
-        serverCpu.known() ? serverCpu.totalNanos() / 1000.0 / answered : Double.NaN,
-        serverCpu.known()
-            ? (serverCpu.totalNanos() - serverCpu.compilerNanos()) / 1000.0 / answered
-            : Double.NaN,
-        serverCpu.known() ? serverCpu.compilerNanos() / 1e6 : Double.NaN,
+        profile.resolvesCapacity() ? found.capacityRate() : Double.NaN,
+        cpu.known() ? cpu.totalNanos() / 1000.0 / answered : Double.NaN,
+        cpu.known() ? (cpu.totalNanos() - cpu.compilerNanos()) / 1000.0 / answered : Double.NaN,
+        cpu.known() ? cpu.compilerNanos() / 1e6 : Double.NaN,
         peak.generatorCpuMicrosPerRequest(),
         measured.stealPercent(),
         found.steps());
   }
 
-  /** A closed-loop peak run and the server's CPU over it. */
-  private record PeakRun(ClosedRun run, CpuClock.ProcessCpu serverCpu) {}
-
-  private PeakRun peak(LoadGenerator client, ServerProcess server, int port, Load load) {
-    CpuClock.ProcessCpu before = CpuClock.of(server.pid());
-    ClosedRun run =
-        client.closedLoop(port, load, LoadGenerator.CLOSED_LOOP_CONNECTIONS, profile.peakTime());
-    return new PeakRun(run, CpuClock.of(server.pid()).minus(before));
-  }
-
   /**
    * Closed-loop load, unrecorded, in one-second slices until the server has settled: two slices in
    * a row agree within 10 % and, where its threads can be read, its JIT compiler threads used less
-   * than a tenth of its CPU in the last slice; at least {@code least}, at most five times that. The
-   * JIT compilers settle at very different speeds on a quiet and a busy machine. Returns the last
+   * than a tenth of its CPU in the last slice; at least {@code least}, at most five times that (the
+   * compilers settle at very different speeds on a quiet and a busy machine). Returns the last
    * slice's rate.
    */
   static double warmUp(LoadGenerator client, long pid, int port, Load load, Duration least) {
     long start = System.nanoTime();
-    long min = least.toNanos();
-    long max = 5 * min;
     double previous = -1;
     while (true) {
       CpuClock.ProcessCpu before = CpuClock.of(pid);
@@ -233,7 +223,7 @@ final class TimingScenarios {
       boolean jitSettled =
           !slice.known() || slice.compilerNanos() < 0.1 * Math.max(1, slice.totalNanos());
       boolean settled = jitSettled && previous > 0 && Math.abs(rate - previous) <= 0.1 * previous;
-      if ((settled && elapsed >= min) || elapsed >= max) {
+      if ((settled && elapsed >= least.toNanos()) || elapsed >= 5 * least.toNanos()) {
         return rate;
       }
       previous = rate;
@@ -247,21 +237,18 @@ final class TimingScenarios {
             () -> {
               client.openLoop(port, load, rate, profile.capacityWarmup());
               RateRun run = client.openLoop(port, load, rate, profile.capacityStep());
-              // Let whatever queued drain before the next run.
-              ServerProcess.sleepMillis(100);
+              Thread.sleep(100); // let whatever queued drain before the next run
               return run;
             });
     RateRun run = measured.value();
     double p99 = run.p99Millis();
-    boolean passed =
-        CapacitySearch.passes(rate, run.achievedRate(), p99, run.errors(), p99BoundMillis);
     return new CapacityStep(
         rate,
         run.achievedRate(),
         p99,
         run.lagP99Millis(),
         run.errors(),
-        passed,
+        CapacitySearch.passes(rate, run.achievedRate(), p99, run.errors(), p99BoundMillis),
         measured.stealPercent(),
         measured.attempts());
   }

@@ -13,6 +13,7 @@ final class Verdicts {
   static final String WITHIN_NOISE = "within noise";
   static final String NOT_MEASURED = "not measured";
   static final String NOT_MEASURABLE = "not measurable on this machine";
+  static final String NOT_RESOLVED = "not resolved in the quick profile";
 
   private Verdicts() {}
 
@@ -76,5 +77,18 @@ final class Verdicts {
       return false;
     }
     return lowerIsBetter ? peer.max() < bare.min() : peer.min() > bare.max();
+  }
+
+  /**
+   * Whether a fixed-rate phase measured the server rather than the load generator: the generator's
+   * p99 schedule lag is at most a tenth of the p99 latency it reports.
+   */
+  static boolean measurable(double lagP99, double latencyP99) {
+    return lagP99 <= 0.10 * latencyP99;
+  }
+
+  /** Whether more than a third of {@code phases} fixed-rate phases are not measurable. */
+  static boolean mostlyUnmeasurable(int unmeasurable, int phases) {
+    return phases > 0 && unmeasurable * 3 > phases;
   }
 }

@@ -3,56 +3,45 @@ package dev.aerun.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.aerun.bench.Calibration.Sample;
-import java.time.Duration;
+import dev.aerun.bench.Results.CalibrationRow;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The calibration's verdict from its samples; the run itself is never part of the build. */
+/** The calibration's verdict from its rounds; the run itself is never part of the build. */
 class CalibrationTest {
-  private static List<Sample> samples(double builtIn, double wrk) {
+  private static List<CalibrationRow> rounds(double builtIn, double wrk) {
     return List.of(
-        new Sample("built-in", 1, builtIn, 5, 20),
-        new Sample("wrk", 1, wrk, 4, 20),
-        new Sample("built-in", 2, builtIn * 1.02, 5, 20),
-        new Sample("wrk", 2, wrk * 0.98, 4, 20),
-        new Sample("built-in", 3, builtIn * 0.99, 5, 20),
-        new Sample("wrk", 3, wrk, 4, 20));
+        new CalibrationRow("bare", 1, "built-in", builtIn, 5, 20),
+        new CalibrationRow("bare", 1, "wrk", wrk, 4, 20),
+        new CalibrationRow("bare", 2, "built-in", builtIn * 1.02, 5, 20),
+        new CalibrationRow("bare", 2, "wrk", wrk * 0.98, 4, 20),
+        new CalibrationRow("bare", 3, "built-in", builtIn * 0.99, 5, 20),
+        new CalibrationRow("bare", 3, "wrk", wrk, 4, 20));
   }
 
   @Test
   void withinFifteenPercentOfWrk_isCalibrated() {
-    Calibration.Outcome o =
-        Calibration.outcome(
-            samples(43_000, 48_000), "/usr/bin/wrk", 16, Duration.ofSeconds(5), 1, 1);
-    assertTrue(o.verdict().startsWith("calibrated"), o.verdict());
-    assertEquals(43_000, o.builtInMedianRate());
-    assertEquals(48_000, o.wrkMedianRate());
-    assertTrue(
-        Calibration.markdown(o)
-            .contains("| Peak (req/s), median (min–max) | 43000 (42570–43860) |"));
+    String verdict = Calibration.verdict(rounds(43_000, 48_000), true);
+    assertEquals(
+        "calibrated: the built-in peak is within 15 % of wrk's (built-in / wrk median peak 0.90)",
+        verdict);
+    assertEquals(43_000, Calibration.rate(rounds(43_000, 48_000), "built-in").median());
   }
 
   @Test
   void moreThanFifteenPercentBelow_isNot() {
-    Calibration.Outcome o =
-        Calibration.outcome(
-            samples(40_000, 48_000), "/usr/bin/wrk", 16, Duration.ofSeconds(5), 1, 1);
-    assertTrue(o.verdict().startsWith("NOT calibrated"), o.verdict());
+    assertTrue(
+        Calibration.verdict(rounds(40_000, 48_000), true).startsWith("NOT calibrated"),
+        Calibration.verdict(rounds(40_000, 48_000), true));
   }
 
   @Test
   void withoutWrk_notCalibrated() {
-    Calibration.Outcome o =
-        Calibration.outcome(
-            samples(40_000, 0).stream().filter(s -> s.generator().equals("built-in")).toList(),
-            null,
-            16,
-            Duration.ofSeconds(5),
-            1,
-            1);
-    assertTrue(o.verdict().startsWith("not calibrated: wrk is not on the PATH"), o.verdict());
-    assertTrue(Calibration.markdown(o).contains("**not calibrated"));
+    List<CalibrationRow> builtInOnly =
+        rounds(40_000, 0).stream().filter(r -> r.generator().equals("built-in")).toList();
+    assertTrue(
+        Calibration.verdict(builtInOnly, false)
+            .startsWith("not calibrated: wrk is not on the PATH"));
   }
 
   @Test

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * CI's smoke test of the benchmarks: the quick profile's smallest scenario (echo of 32 KiB, EE10)
  * against every peer, in two server JVMs each (legacy mode's peers in one), and one more given with
- * {@code --peer} (bare Jetty's jar launched through the command template), run as users run it,
- * then checks that the report is there and well formed. It asserts nothing about the figures:
- * timings and ratios are never test assertions.
+ * {@code --peer} (bare Jetty's jar launched through the command template), then a short soak of
+ * them all, run as users run it, then checks that the report is there and well formed. It asserts
+ * nothing about the figures: timings and ratios are never test assertions.
  */
 class QuickReportSmokeTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -39,7 +39,11 @@ class QuickReportSmokeTest {
             new String[] {
               "--quick",
               "--scenarios",
-              "echo",
+              "echo,soak",
+              "--soak-minutes",
+              "0.2",
+              "--soak-rate",
+              "50",
               "--echo-sizes",
               "32k",
               "--ee",
@@ -85,11 +89,25 @@ class QuickReportSmokeTest {
       assertTrue(row.path("heapAfterGcBytes").isNumber(), row.toString());
       assertTrue(row.path("requests").asInt() > 0, row.toString());
     }
+    // The soak: every peer, side by side, sampled after the warm-up and after its interval.
+    assertEquals(PEERS, ids(results.path("soak"), "peer"));
+    for (JsonNode row : results.path("soak")) {
+      assertTrue(row.path("sent").asLong() > 0, row.toString());
+      assertEquals(2, row.path("samples").size(), row.toString());
+      assertTrue(row.path("samples").path(1).path("heapAfterGcBytes").asLong() > 0, row.toString());
+      assertTrue(row.path("samples").path(1).path("fds").asInt() > 0, row.toString());
+    }
     JsonNode targets = results.path("targets");
-    assertEquals(11, targets.size());
+    assertEquals(12, targets.size());
     for (JsonNode target : targets) {
       assertTrue(
-          Set.of("met", "missed", "within noise", "not measured", "not measurable on this machine")
+          Set.of(
+                  "met",
+                  "missed",
+                  "within noise",
+                  "not measured",
+                  "not measurable on this machine",
+                  "not resolved in the quick profile")
               .contains(target.path("verdict").asText()),
           target.toString());
     }
@@ -120,6 +138,8 @@ class QuickReportSmokeTest {
         summary.contains("Per server JVM (each the median of its windows), lowest to highest:"),
         summary);
     assertTrue(summary.contains("![echo-allocation-ee10.svg](charts/echo-allocation-ee10.svg)"));
+    assertTrue(summary.contains("## Soak: hello at a steady rate\n"), summary);
+    assertTrue(summary.contains("| Heap after GC, growth (last third − first) |"), summary);
   }
 
   @Test

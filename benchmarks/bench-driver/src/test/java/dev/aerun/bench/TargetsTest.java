@@ -162,4 +162,43 @@ class TargetsTest {
     assertTrue(row.figure().startsWith("EE10 30 MiB: +1.95 KiB (+0 B to +3.91 KiB)"), row.figure());
     assertEquals("met", row.verdict(), row.toString());
   }
+
+  private static Results.CapacityRound round(double capacity, double peak, double cpu) {
+    return new Results.CapacityRound(1, peak, 1, capacity, cpu, cpu, 0, 5, 0, List.of());
+  }
+
+  /** Capacity rounds of bare Jetty and HttpConnector mode, and the run's profile. */
+  private static Results capacityRun(String profile, double capacity) {
+    Results r = new Results();
+    r.meta =
+        new Results.Meta(
+            profile, "", 1, "", 2, 1, "", "", "", "", List.of(), "", List.of(), List.of(), 0, 0, 0);
+    for (String peer : List.of("http", "bare")) {
+      List<Results.CapacityRound> rounds =
+          List.of(
+              round(capacity, 30000, 20), round(capacity, 31000, 21), round(capacity, 29000, 22));
+      r.capacity.add(
+          new Results.CapacityRow(peer, capacity, 30000, 10, null, null, null, null, rounds));
+    }
+    return r;
+  }
+
+  @Test
+  void quickProfile_capacityAndPeakNotResolved_cpuAtSaturationJudged() {
+    Results quick = capacityRun("quick", Double.NaN);
+    String capacity = "Capacity (small responses, p99 ≤ bound): HttpConnector ≥ 0.95 × bare Jetty";
+    String peak = "Peak throughput (small responses): HttpConnector ≥ 0.95 × bare Jetty";
+    for (String name : List.of(capacity, peak)) {
+      Results.TargetRow row = target(quick, name);
+      assertEquals("not resolved in the quick profile", row.verdict(), row.toString());
+      assertEquals("–", row.figure());
+    }
+    // The same rounds in the full profile are judged.
+    assertEquals("met", target(capacityRun("full", 25000), capacity).verdict());
+    assertEquals("within noise", target(capacityRun("full", 25000), peak).verdict());
+    Results.TargetRow cpu =
+        target(quick, "Server CPU per request at saturation (hello): HttpConnector ≤ 1.05 × bare");
+    assertEquals("within noise", cpu.verdict(), cpu.toString());
+    assertTrue(Targets.measurementProblems(quick).isEmpty());
+  }
 }

@@ -60,11 +60,11 @@ class VerdictsTest {
 
   @Test
   void lag_aPhaseIsMeasurableWhenTheGeneratorsLagIsATenthOfItsP99OrLess() {
-    assertTrue(Lag.measurable(100, 1000));
-    assertFalse(Lag.measurable(101, 1000));
-    assertFalse(Lag.mostlyUnmeasurable(1, 3));
-    assertTrue(Lag.mostlyUnmeasurable(2, 5));
-    assertFalse(Lag.mostlyUnmeasurable(0, 0));
+    assertTrue(Verdicts.measurable(100, 1000));
+    assertFalse(Verdicts.measurable(101, 1000));
+    assertFalse(Verdicts.mostlyUnmeasurable(1, 3));
+    assertTrue(Verdicts.mostlyUnmeasurable(2, 5));
+    assertFalse(Verdicts.mostlyUnmeasurable(0, 0));
   }
 
   @Test

@@ -2,6 +2,8 @@ package dev.aerun.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.aerun.testing.RawResponse;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
 import java.time.Duration;
 

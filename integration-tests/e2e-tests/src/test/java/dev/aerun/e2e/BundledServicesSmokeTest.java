@@ -6,6 +6,8 @@ import static dev.aerun.e2e.BundledServices.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aerun.testing.RuntimeProcess;
+import dev.aerun.testing.Runtimes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,16 +2,15 @@ package dev.aerun.e2e;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
+import dev.aerun.testing.RawHttp;
+import dev.aerun.testing.RawResponse;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
-import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Optional;
 
@@ -79,17 +78,9 @@ record ClientAt(InetAddress address) {
       request.append("Content-Length: ").append(content.length).append("\r\n");
     }
     request.append("Connection: close\r\n\r\n");
-    try (Socket socket = new Socket()) {
-      socket.bind(new InetSocketAddress(address, 0));
-      socket.connect(new InetSocketAddress(address, port), 10_000);
-      socket.setSoTimeout(30_000);
-      OutputStream out = socket.getOutputStream();
-      out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
-      out.write(content);
-      out.flush();
-      ByteArrayOutputStream received = new ByteArrayOutputStream();
-      socket.getInputStream().transferTo(received);
-      return RawResponse.parse(received.toString(StandardCharsets.ISO_8859_1));
+    try (RawHttp connection = RawHttp.connect(address, port, Duration.ofSeconds(30))) {
+      connection.write(request.toString()).write(content);
+      return connection.readResponse(method.equals("HEAD")).requireStatus();
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.aerun.e2e;
 
+import dev.aerun.testing.RuntimeProcess;
+
 /**
  * {@link DevConsoleTest} in legacy RPC mode: the console's handlers are on the runtime side of the
  * gRPC call, behind the front end that buffers each request.

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aerun.testing.AppCopies;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -13,12 +15,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -336,38 +335,6 @@ class DevServerTest {
 
   /** HelloServlet answering {@code text}, compiled against the runtime's servlet API. */
   static byte[] compileHello(String text, Path work) throws IOException {
-    Path source = work.resolve("src/dev/aerun/sample/HelloServlet.java");
-    Files.createDirectories(source.getParent());
-    Files.writeString(
-        source,
-        "package dev.aerun.sample;\n"
-            + "@jakarta.servlet.annotation.WebServlet(\"/hello\")\n"
-            + "public class HelloServlet extends jakarta.servlet.http.HttpServlet {\n"
-            + "  @Override protected void doGet(jakarta.servlet.http.HttpServletRequest q,"
-            + " jakarta.servlet.http.HttpServletResponse r) throws java.io.IOException {\n"
-            + "    r.setContentType(\"text/plain;charset=utf-8\");\n"
-            + "    r.getWriter().print(\""
-            + text
-            + "\");\n  }\n}\n");
-    Path out = work.resolve("classes");
-    Files.createDirectories(out);
-    Path lib = RuntimeProcess.runtimeJar().toAbsolutePath().getParent().resolve("lib/ee10");
-    Path api;
-    try (Stream<Path> jars = Files.list(lib)) {
-      api =
-          jars.filter(j -> j.getFileName().toString().startsWith("jakarta.servlet-api-"))
-              .findFirst()
-              .orElseThrow();
-    }
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    int result =
-        javac.run(
-            null,
-            null,
-            null,
-            List.of("-d", out.toString(), "-cp", api.toString(), source.toString())
-                .toArray(String[]::new));
-    assertEquals(0, result, "javac");
-    return Files.readAllBytes(out.resolve("dev/aerun/sample/HelloServlet.class"));
+    return AppCopies.helloServlet(text, RuntimeProcess.runtimeJar(), work);
   }
 }

@@ -5,6 +5,8 @@ import static dev.aerun.e2e.BundledServices.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aerun.testing.RuntimeProcess;
+import dev.aerun.testing.Runtimes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -2,19 +2,19 @@ package dev.aerun.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
+import dev.aerun.testing.RawHttp;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-/** A real HTTP client over real sockets, and a raw socket for requests no client would send. */
+/**
+ * The JDK's HTTP client over real sockets, what the sample apps report, and a raw socket for
+ * requests no client would send ({@link RawHttp}).
+ */
 public final class Http {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -71,20 +71,10 @@ public final class Http {
 
   /** Sends raw bytes on a fresh connection and returns everything the server sent back. */
   static String raw(int port, byte[] request) throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      socket.setSoTimeout(30_000);
-      OutputStream out = socket.getOutputStream();
-      out.write(request);
-      out.flush();
-      socket.shutdownOutput();
-      InputStream in = socket.getInputStream();
-      ByteArrayOutputStream received = new ByteArrayOutputStream();
-      in.transferTo(received);
-      return received.toString(StandardCharsets.ISO_8859_1);
-    }
+    return RawHttp.exchange(port, request);
   }
 
   static String raw(int port, String request) throws IOException {
-    return raw(port, request.getBytes(StandardCharsets.ISO_8859_1));
+    return RawHttp.exchange(port, request);
   }
 }

@@ -3,6 +3,8 @@ package dev.aerun.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.aerun.testing.RuntimeProcess;
+import dev.aerun.testing.Runtimes;
 import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aerun.testing.AppCopies;
+import dev.aerun.testing.RawResponse;
+import dev.aerun.testing.RuntimeProcess;
+import dev.aerun.testing.Runtimes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

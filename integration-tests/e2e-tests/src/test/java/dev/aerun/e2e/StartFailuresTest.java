@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aerun.testing.AppCopies;
+import dev.aerun.testing.RuntimeProcess;
+import dev.aerun.testing.Runtimes;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;

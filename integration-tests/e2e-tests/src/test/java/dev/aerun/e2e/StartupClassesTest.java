@@ -3,6 +3,8 @@ package dev.aerun.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aerun.testing.RuntimeProcess;
+import dev.aerun.testing.Runtimes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

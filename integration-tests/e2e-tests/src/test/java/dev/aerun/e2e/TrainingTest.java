@@ -3,6 +3,7 @@ package dev.aerun.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aerun.testing.RuntimeProcess;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

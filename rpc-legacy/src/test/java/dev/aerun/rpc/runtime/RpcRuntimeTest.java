@@ -35,6 +35,10 @@ import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpTester;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class RpcRuntimeTest {
   private static final int SMALL = 1000;
@@ -67,6 +71,20 @@ class RpcRuntimeTest {
     return up.build();
   }
 
+  /**
+   * A POST of {@code body} that came chunked ({@code Transfer-Encoding: chunked}), flagged chunked
+   * in the message if {@code flagged}.
+   */
+  private static UPRequest.Builder chunkedPost(String path, ByteString body, boolean flagged) {
+    UPRequest.Builder up = get(path);
+    up.getRequestBuilder()
+        .setMethod("POST")
+        .addHeaders(header("Transfer-Encoding", "chunked"))
+        .setChunked(flagged)
+        .setBody(body);
+    return up;
+  }
+
   private static String headerValue(UPResponse response, String name) {
     for (dev.aerun.rpc.proto.HttpHeader h : response.getHeadersList()) {
       if (h.getName().equalsIgnoreCase(name)) {
@@ -89,35 +107,22 @@ class RpcRuntimeTest {
     assertEquals("", response.getErrorMessage());
   }
 
-  @Test
-  void handleRequest_bufferedBodyRoundTrips_1MiB() throws Exception {
-    byte[] body = random(1024 * 1024);
+  @ParameterizedTest(name = "{0} bytes")
+  @ValueSource(ints = {1024 * 1024, (int) RequestLimits.DEFAULT_BODY_LIMIT})
+  void handleRequest_bufferedBodyRoundTrips(int size) throws Exception {
+    byte[] body = random(size);
     UPResponse response = start(RequestLimits.defaults()).call(post("/echo", body));
 
+    assertEquals(UPResponse.Error.OK, response.getError());
     assertEquals(200, response.getHttpStatus());
     assertEquals(Integer.toString(body.length), headerValue(response, "Content-Length"));
     assertArrayEquals(body, response.getBody().toByteArray());
   }
 
   @Test
-  void handleRequest_bufferedBodyRoundTrips_32MiB() throws Exception {
-    byte[] body = random((int) RequestLimits.DEFAULT_BODY_LIMIT);
-    UPResponse response = start(RequestLimits.defaults()).call(post("/echo", body));
-
-    assertEquals(UPResponse.Error.OK, response.getError());
-    assertEquals(200, response.getHttpStatus());
-    assertArrayEquals(body, response.getBody().toByteArray());
-  }
-
-  @Test
   void handleRequest_chunkedRequestBodyRoundTrips() throws Exception {
     byte[] body = random(70_000);
-    UPRequest.Builder up = get("/echo");
-    up.getRequestBuilder()
-        .setMethod("POST")
-        .addHeaders(header("Transfer-Encoding", "chunked"))
-        .setChunked(true)
-        .setBody(ByteString.copyFrom(body));
+    UPRequest.Builder up = chunkedPost("/echo", ByteString.copyFrom(body), true);
 
     UPResponse response = start(RequestLimits.defaults()).call(up.build());
 
@@ -126,12 +131,8 @@ class RpcRuntimeTest {
 
   @Test
   void handleRequest_trailersReachTheAppAfterTheBody() throws Exception {
-    UPRequest.Builder up = get("/trailers");
+    UPRequest.Builder up = chunkedPost("/trailers", ByteString.copyFromUtf8("abc"), true);
     up.getRequestBuilder()
-        .setMethod("POST")
-        .addHeaders(header("Transfer-Encoding", "chunked"))
-        .setChunked(true)
-        .setBody(ByteString.copyFromUtf8("abc"))
         .addTrailers(header("X-Checksum", "abc123"))
         .addTrailers(header("X-Other", "2"));
 
@@ -147,12 +148,7 @@ class RpcRuntimeTest {
 
   @Test
   void handleRequest_noTrailers_theBodyEndsAsBefore() throws Exception {
-    UPRequest.Builder up = get("/trailers");
-    up.getRequestBuilder()
-        .setMethod("POST")
-        .addHeaders(header("Transfer-Encoding", "chunked"))
-        .setChunked(true)
-        .setBody(ByteString.copyFromUtf8("abc"));
+    UPRequest.Builder up = chunkedPost("/trailers", ByteString.copyFromUtf8("abc"), true);
 
     UPResponse response = start(RequestLimits.defaults()).call(up.build());
 
@@ -316,89 +312,89 @@ class RpcRuntimeTest {
     assertTrue(attributes.isEmpty(), attributes.toString());
   }
 
-  @Test
-  void handleRequest_bodyOverLimit_readPastItGets413() throws Exception {
-    UPRequest.Builder up = get("/consume");
-    up.getRequestBuilder()
-        .setMethod("POST")
-        .addHeaders(header("Transfer-Encoding", "chunked"))
-        .setChunked(true)
-        .setBodyOverLimit(true)
-        .setBody(ByteString.copyFrom(new byte[SMALL]));
+  /**
+   * A body the front end could not pass whole: cut at the limit, or read up to malformed chunking;
+   * the message says so, with the status to answer a read past what came.
+   */
+  enum BrokenBody {
+    OVER_LIMIT(413) {
+      @Override
+      RequestLimits limits() {
+        return small();
+      }
 
-    UPResponse response = start(small()).call(up.build());
+      @Override
+      String chunkedHttpBody() {
+        String chunk = "a".repeat(SMALL + 100);
+        return Integer.toHexString(chunk.length()) + "\r\n" + chunk + "\r\n0\r\n\r\n";
+      }
 
-    assertEquals(UPResponse.Error.OK, response.getError());
-    assertEquals(413, response.getHttpStatus());
+      @Override
+      UPRequest.Builder message(String path, boolean flagged) {
+        UPRequest.Builder up = chunkedPost(path, ByteString.copyFrom(new byte[SMALL]), flagged);
+        up.getRequestBuilder().setBodyOverLimit(true);
+        return up;
+      }
+    },
+    MALFORMED_CHUNKING(400) {
+      @Override
+      RequestLimits limits() {
+        return RequestLimits.defaults();
+      }
+
+      @Override
+      String chunkedHttpBody() {
+        return "3\r\nabc\r\nzz\r\nmore\r\n0\r\n\r\n";
+      }
+
+      @Override
+      UPRequest.Builder message(String path, boolean flagged) {
+        UPRequest.Builder up = chunkedPost(path, ByteString.copyFromUtf8("abc"), flagged);
+        up.getRequestBuilder().setBodyErrorStatus(400);
+        return up;
+      }
+    };
+
+    /** What a read past what came is answered. */
+    final int status;
+
+    BrokenBody(int status) {
+      this.status = status;
+    }
+
+    abstract RequestLimits limits();
+
+    /** The body as a client sends it in HttpConnector mode. */
+    abstract String chunkedHttpBody();
+
+    /** The message the front end sends for it. */
+    abstract UPRequest.Builder message(String path, boolean flagged);
   }
 
-  @Test
-  void handleRequest_bodyOverLimit_givesTheSameAnswerAsHttpConnectorMode() throws Exception {
-    start(small());
-    try (HttpConnectorModeTwin twin = new HttpConnectorModeTwin(new TestApp(), small())) {
+  @ParameterizedTest
+  @EnumSource(BrokenBody.class)
+  void handleRequest_brokenBody_readPastItGetsItsStatus(BrokenBody body) throws Exception {
+    UPResponse response = start(body.limits()).call(body.message("/consume", true).build());
+
+    assertEquals(UPResponse.Error.OK, response.getError());
+    assertEquals(body.status, response.getHttpStatus());
+  }
+
+  @ParameterizedTest
+  @EnumSource(BrokenBody.class)
+  void handleRequest_brokenBody_givesTheSameAnswerAsHttpConnectorMode(BrokenBody body)
+      throws Exception {
+    start(body.limits());
+    try (HttpConnectorModeTwin twin = new HttpConnectorModeTwin(new TestApp(), body.limits())) {
       // /consume fails its callback with the read failure itself, /echo with a wrapper of it.
       for (String path : List.of("/consume", "/echo", "/fixed")) {
-        String chunk = "a".repeat(SMALL + 100);
         HttpTester.Response http =
             twin.request(
                 "POST "
                     + path
                     + " HTTP/1.1\r\nHost: example.com\r\nTransfer-Encoding: chunked\r\n\r\n"
-                    + Integer.toHexString(chunk.length())
-                    + "\r\n"
-                    + chunk
-                    + "\r\n0\r\n\r\n");
-        UPRequest.Builder up = get(path);
-        up.getRequestBuilder()
-            .setMethod("POST")
-            .addHeaders(header("Transfer-Encoding", "chunked"))
-            .setChunked(true)
-            .setBodyOverLimit(true)
-            .setBody(ByteString.copyFrom(new byte[SMALL]));
-        UPResponse rpcResponse = rpc.call(up.build());
-
-        assertEquals(http.getStatus(), rpcResponse.getHttpStatus(), path);
-        assertEquals(http.getContent(), rpcResponse.getBody().toStringUtf8(), path);
-      }
-    }
-  }
-
-  @Test
-  void handleRequest_bodyErrorStatus_readPastTheBodyGetsThatStatus() throws Exception {
-    UPRequest.Builder up = get("/consume");
-    up.getRequestBuilder()
-        .setMethod("POST")
-        .addHeaders(header("Transfer-Encoding", "chunked"))
-        .setChunked(true)
-        .setBodyErrorStatus(400)
-        .setBody(ByteString.copyFromUtf8("abc"));
-
-    UPResponse response = start(RequestLimits.defaults()).call(up.build());
-
-    assertEquals(UPResponse.Error.OK, response.getError());
-    assertEquals(400, response.getHttpStatus());
-  }
-
-  @Test
-  void handleRequest_bodyErrorStatus_givesTheSameAnswerAsHttpConnectorMode() throws Exception {
-    start(RequestLimits.defaults());
-    try (HttpConnectorModeTwin twin =
-        new HttpConnectorModeTwin(new TestApp(), RequestLimits.defaults())) {
-      for (String path : List.of("/consume", "/echo", "/fixed")) {
-        HttpTester.Response http =
-            twin.request(
-                "POST "
-                    + path
-                    + " HTTP/1.1\r\nHost: example.com\r\nTransfer-Encoding: chunked\r\n\r\n"
-                    + "3\r\nabc\r\nzz\r\nmore\r\n0\r\n\r\n");
-        UPRequest.Builder up = get(path);
-        up.getRequestBuilder()
-            .setMethod("POST")
-            .addHeaders(header("Transfer-Encoding", "chunked"))
-            .setChunked(true)
-            .setBodyErrorStatus(400)
-            .setBody(ByteString.copyFromUtf8("abc"));
-        UPResponse rpcResponse = rpc.call(up.build());
+                    + body.chunkedHttpBody());
+        UPResponse rpcResponse = rpc.call(body.message(path, true).build());
 
         assertEquals(http.getStatus(), rpcResponse.getHttpStatus(), path);
         assertEquals(http.getContent(), rpcResponse.getBody().toStringUtf8(), path);
@@ -408,12 +404,8 @@ class RpcRuntimeTest {
 
   @Test
   void handleRequest_bodyErrorStatusNotAClientError_isReadAs400() throws Exception {
-    UPRequest.Builder up = get("/consume");
-    up.getRequestBuilder()
-        .setMethod("POST")
-        .addHeaders(header("Transfer-Encoding", "chunked"))
-        .setBodyErrorStatus(200)
-        .setBody(ByteString.copyFromUtf8("abc"));
+    UPRequest.Builder up = chunkedPost("/consume", ByteString.copyFromUtf8("abc"), false);
+    up.getRequestBuilder().setBodyErrorStatus(200);
 
     UPResponse response = start(RequestLimits.defaults()).call(up.build());
 
@@ -422,14 +414,8 @@ class RpcRuntimeTest {
 
   @Test
   void handleRequest_bodyOverLimit_appThatDoesNotReadAnswersNormally() throws Exception {
-    UPRequest.Builder up = get("/fixed");
-    up.getRequestBuilder()
-        .setMethod("POST")
-        .addHeaders(header("Transfer-Encoding", "chunked"))
-        .setBodyOverLimit(true)
-        .setBody(ByteString.copyFrom(new byte[SMALL]));
-
-    UPResponse response = start(small()).call(up.build());
+    UPResponse response =
+        start(small()).call(BrokenBody.OVER_LIMIT.message("/fixed", false).build());
 
     assertEquals(200, response.getHttpStatus());
     assertEquals("abcdef", response.getBody().toStringUtf8());
@@ -446,21 +432,15 @@ class RpcRuntimeTest {
     assertTrue(app.seen.isEmpty());
   }
 
-  @Test
-  void handleRequest_declaredOversizeResponseGets500Page() throws Exception {
-    UPResponse response = start(small()).call(get("/declare?n=" + (SMALL + 1)).build());
+  /** A response over the limit before it is committed: declared, or written. */
+  @ParameterizedTest
+  @ValueSource(strings = {"/declare?n=", "/write?n="})
+  void handleRequest_oversizeResponseBeforeCommitGets500Page(String path) throws Exception {
+    UPResponse response = start(small()).call(get(path + (SMALL + 1)).build());
 
     assertEquals(UPResponse.Error.OK, response.getError());
     assertEquals(500, response.getHttpStatus());
     assertTrue(response.getBody().toStringUtf8().contains("500"));
-  }
-
-  @Test
-  void handleRequest_oversizeResponseBeforeCommitGets500Page() throws Exception {
-    UPResponse response = start(small()).call(get("/write?n=" + (SMALL + 1)).build());
-
-    assertEquals(UPResponse.Error.OK, response.getError());
-    assertEquals(500, response.getHttpStatus());
   }
 
   @Test
@@ -515,23 +495,18 @@ class RpcRuntimeTest {
     assertTrue(date >= before && date <= after, headerValue(response, "Date"));
   }
 
-  @Test
-  void handleRequest_fixedLengthResponseHasContentLength() throws Exception {
-    UPResponse response = start(RequestLimits.defaults()).call(get("/fixed").build());
+  /** A response written whole has a length; one flushed before its end is chunked. */
+  @ParameterizedTest
+  @CsvSource({
+    "/fixed, false, 'Date: <date>|Content-Type: text/plain|Content-Length: 6'",
+    "/chunked, true, 'Date: <date>|Content-Type: text/plain'"
+  })
+  void handleRequest_responseIsChunkedOnlyIfFlushedBeforeItsEnd(
+      String path, boolean chunked, String headers) throws Exception {
+    UPResponse response = start(RequestLimits.defaults()).call(get(path).build());
 
-    assertFalse(response.getChunked());
-    assertEquals(
-        List.of("Date: <date>", "Content-Type: text/plain", "Content-Length: 6"),
-        headerLines(response));
-    assertEquals("abcdef", response.getBody().toStringUtf8());
-  }
-
-  @Test
-  void handleRequest_flushedResponseIsChunkedWithoutContentLength() throws Exception {
-    UPResponse response = start(RequestLimits.defaults()).call(get("/chunked").build());
-
-    assertTrue(response.getChunked());
-    assertEquals(List.of("Date: <date>", "Content-Type: text/plain"), headerLines(response));
+    assertEquals(chunked, response.getChunked());
+    assertEquals(List.of(headers.split("\\|")), headerLines(response));
     assertEquals("abcdef", response.getBody().toStringUtf8());
   }
 
@@ -666,20 +641,13 @@ class RpcRuntimeTest {
     assertNotNull(app.failures.poll(5, TimeUnit.SECONDS), "the request was not aborted");
   }
 
-  @Test
-  void handleRequest_notStartedIsUnknownApp() throws Exception {
-    rpc = new InProcessRuntime(app, RequestLimits.defaults(), false);
-
-    UPResponse response = rpc.call(get("/fixed").build());
-
-    assertEquals(UPResponse.Error.UNKNOWN_APP, response.getError());
-    assertEquals(503, response.getHttpStatus());
-  }
-
-  @Test
-  void handleRequest_stoppedIsUnknownApp() throws Exception {
-    start(RequestLimits.defaults());
-    rpc.runtime.stop();
+  @ParameterizedTest(name = "started: {0}")
+  @ValueSource(booleans = {false, true})
+  void handleRequest_notStartedOrStoppedIsUnknownApp(boolean started) throws Exception {
+    rpc = new InProcessRuntime(app, RequestLimits.defaults(), started);
+    if (started) {
+      rpc.runtime.stop();
+    }
 
     UPResponse response = rpc.call(get("/fixed").build());
 

@@ -4,13 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.runtime.errors.NoDetailsErrorHandler;
-import java.io.ByteArrayOutputStream;
+import dev.aerun.testing.RawHttp;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.Socket;
-import java.net.SocketException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -105,25 +101,11 @@ class BodyTimeoutHandlerTest {
     }
   }
 
-  private Socket post(int contentLength) throws IOException {
-    Socket socket = new Socket("127.0.0.1", connector.getLocalPort());
-    socket.setSoTimeout(30_000);
-    socket
-        .getOutputStream()
+  /** A connection on which a POST's head announcing {@code contentLength} bytes is sent. */
+  private RawHttp post(int contentLength) throws IOException {
+    return RawHttp.connect(connector.getLocalPort())
         .write(
-            ("POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: " + contentLength + "\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
-    return socket;
-  }
-
-  private static String readAll(InputStream in) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try {
-      in.transferTo(bytes);
-    } catch (SocketException reset) {
-      // What came before the reset is the answer.
-    }
-    return bytes.toString(StandardCharsets.ISO_8859_1);
+            "POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: " + contentLength + "\r\n\r\n");
   }
 
   /** Sends a byte every 200 ms on a thread of its own: never idle, far too slow. */
@@ -148,14 +130,14 @@ class BodyTimeoutHandlerTest {
   @Test
   void tricklingBody_readFailsWith408_andTheConnectionCloses() throws Exception {
     start(Duration.ofMillis(500));
-    try (Socket socket = post(100)) {
-      OutputStream out = socket.getOutputStream();
+    try (RawHttp connection = post(100)) {
+      OutputStream out = connection.output();
       Thread trickler = trickle(out);
 
       Object outcome = outcomes.poll(30, TimeUnit.SECONDS);
 
       assertTrue(outcome instanceof HttpException http && http.getCode() == 408, "" + outcome);
-      String response = readAll(socket.getInputStream());
+      String response = connection.readResponse(false).raw();
       assertTrue(response.startsWith("HTTP/1.1 408 "), response);
       assertTrue(response.contains("Connection: close"), response);
       trickler.interrupt();
@@ -166,8 +148,8 @@ class BodyTimeoutHandlerTest {
   @Test
   void tricklingBody_isCutByTheMinimumRate_longBeforeTheTimeout() throws Exception {
     start(Duration.ofSeconds(30), new BodyTimeoutHandler.MinRate(1024, Duration.ofMillis(500)));
-    try (Socket socket = post(100)) {
-      OutputStream out = socket.getOutputStream();
+    try (RawHttp connection = post(100)) {
+      OutputStream out = connection.output();
       long start = System.nanoTime();
       Thread trickler = trickle(out);
 
@@ -176,7 +158,7 @@ class BodyTimeoutHandlerTest {
 
       assertTrue(outcome instanceof HttpException http && http.getCode() == 408, "" + outcome);
       assertTrue(millis < 15_000, "cut after " + millis + " ms, not at the 30 s timeout");
-      assertTrue(readAll(socket.getInputStream()).startsWith("HTTP/1.1 408 "));
+      assertTrue(connection.readResponse(false).raw().startsWith("HTTP/1.1 408 "));
       trickler.interrupt();
       trickler.join();
     }
@@ -187,8 +169,8 @@ class BodyTimeoutHandlerTest {
     // 1 KiB every 50 ms (about 20 KiB/s) for over a second, judged from 200 ms on.
     start(Duration.ofSeconds(30), new BodyTimeoutHandler.MinRate(1024, Duration.ofMillis(200)));
     int length = 24 * 1024;
-    try (Socket socket = post(length)) {
-      OutputStream out = socket.getOutputStream();
+    try (RawHttp connection = post(length)) {
+      OutputStream out = connection.output();
       byte[] slice = new byte[1024];
       for (int sent = 0; sent < length; sent += slice.length) {
         out.write(slice);
@@ -203,8 +185,8 @@ class BodyTimeoutHandlerTest {
   @Test
   void theMinimumRateAloneStillWatches_withoutATimeout() throws Exception {
     start(Duration.ZERO, new BodyTimeoutHandler.MinRate(1024, Duration.ofMillis(300)));
-    try (Socket socket = post(100)) {
-      socket.getOutputStream().write("half".getBytes(StandardCharsets.US_ASCII));
+    try (RawHttp connection = post(100)) {
+      connection.write("half");
 
       Object outcome = outcomes.poll(30, TimeUnit.SECONDS);
 
@@ -215,21 +197,21 @@ class BodyTimeoutHandlerTest {
   @Test
   void stalledBody_thePendingReadIsWokenWithTheFailure() throws Exception {
     start(Duration.ofMillis(300));
-    try (Socket socket = post(100)) {
-      socket.getOutputStream().write("half".getBytes(StandardCharsets.US_ASCII));
+    try (RawHttp connection = post(100)) {
+      connection.write("half");
 
       Object outcome = outcomes.poll(30, TimeUnit.SECONDS);
 
       assertTrue(outcome instanceof HttpException http && http.getCode() == 408, "" + outcome);
-      assertTrue(readAll(socket.getInputStream()).startsWith("HTTP/1.1 408 "));
+      assertTrue(connection.readResponse(false).raw().startsWith("HTTP/1.1 408 "));
     }
   }
 
   @Test
   void bodyInTime_isReadWhole() throws Exception {
     start(Duration.ofSeconds(30));
-    try (Socket socket = post(5)) {
-      socket.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+    try (RawHttp connection = post(5)) {
+      connection.write("hello");
 
       assertEquals(5L, outcomes.poll(30, TimeUnit.SECONDS));
     }
@@ -240,8 +222,8 @@ class BodyTimeoutHandlerTest {
     // 300 ms, plus 1 s per 64 KiB: 128 KiB sent in slices over ~1 s is within the bound.
     start(Duration.ofMillis(300));
     int length = 128 * 1024;
-    try (Socket socket = post(length)) {
-      OutputStream out = socket.getOutputStream();
+    try (RawHttp connection = post(length)) {
+      OutputStream out = connection.output();
       byte[] slice = new byte[16 * 1024];
       for (int sent = 0; sent < length; sent += slice.length) {
         out.write(slice);
@@ -256,16 +238,11 @@ class BodyTimeoutHandlerTest {
   @Test
   void noBody_noTimer() throws Exception {
     start(Duration.ofMillis(1));
-    try (Socket socket = new Socket("127.0.0.1", connector.getLocalPort())) {
-      socket.setSoTimeout(30_000);
-      socket
-          .getOutputStream()
-          .write(
-              "GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
-                  .getBytes(StandardCharsets.US_ASCII));
+    try (RawHttp connection = RawHttp.connect(connector.getLocalPort())) {
+      connection.write("GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
       Thread.sleep(50);
 
-      assertTrue(readAll(socket.getInputStream()).startsWith("HTTP/1.1 200 "));
+      assertTrue(connection.readResponse(false).raw().startsWith("HTTP/1.1 200 "));
     }
   }
 }

@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.runtime.contract.RequestAttributes;
 import dev.aerun.runtime.errors.NoDetailsErrorHandler;
-import java.io.ByteArrayOutputStream;
+import dev.aerun.testing.RawHttp;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.BlockingQueue;
@@ -109,47 +107,14 @@ class DeadlineHandlerTest {
     return ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
   }
 
-  /** Sends a GET and reads until the server closes the connection or 30 s pass. */
+  /** Sends a GET and reads the answer: up to its end, or what came before a close or reset. */
   private String exchange(String path, String... headers) throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", connector.getLocalPort())) {
-      socket.setSoTimeout(30_000);
-      StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: test\r\n");
-      for (String header : headers) {
-        request.append(header).append("\r\n");
-      }
-      request.append("\r\n");
-      socket.getOutputStream().write(request.toString().getBytes(StandardCharsets.US_ASCII));
-      return readUntilClosedOrComplete(socket.getInputStream());
+    StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: test\r\n");
+    for (String header : headers) {
+      request.append(header).append("\r\n");
     }
-  }
-
-  /** Everything up to a close, or up to the end of a body (its Content-Length, or last chunk). */
-  private static String readUntilClosedOrComplete(InputStream in) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    byte[] buffer = new byte[8192];
-    while (true) {
-      String text = bytes.toString(StandardCharsets.ISO_8859_1);
-      int end = text.indexOf("\r\n\r\n");
-      if (end >= 0) {
-        java.util.regex.Matcher length =
-            java.util.regex.Pattern.compile("(?i)content-length: (\\d+)").matcher(text);
-        if (length.find() && text.length() - end - 4 >= Integer.parseInt(length.group(1))) {
-          return text;
-        }
-        if (text.endsWith("\r\n0\r\n\r\n")) {
-          return text; // the end of a chunked body
-        }
-      }
-      int n;
-      try {
-        n = in.read(buffer);
-      } catch (java.net.SocketException e) {
-        return text; // reset: what came so far is the answer
-      }
-      if (n < 0) {
-        return text;
-      }
-      bytes.write(buffer, 0, n);
+    try (RawHttp connection = RawHttp.connect(connector.getLocalPort())) {
+      return connection.write(request.append("\r\n").toString()).readResponse(false).raw();
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.aerun.bench.bare;
 
+import dev.aerun.startline.StartLine;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,8 +37,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  *     [--compression on|off] [--h2c on|off] app.war
  * </pre>
  *
- * <p>Prints {@code Serving app.war on bare Jetty 12.1.7 (EE10) at http://HOST:PORT/ - started in N
- * ms} once serving, the runtime's start line in shape, so the driver reads the port the same way.
+ * <p>Prints the runtime's {@link StartLine} once serving, {@code Serving app.war on bare Jetty
+ * 12.1.7 (EE10) at http://HOST:PORT/ - started in N ms}, so the driver reads the port the same way.
  */
 public final class BareJetty {
   private BareJetty() {}
@@ -101,14 +102,18 @@ public final class BareJetty {
 
     // Jetty starts the handlers (deploying the webapp) before it opens the connector.
     server.start();
-    System.out.printf(
-        "Serving %s on bare Jetty %s (%s) at http://%s:%d/ - started in %d ms%n",
-        war.getFileName(),
-        Jetty.VERSION,
-        ee.toUpperCase(java.util.Locale.ROOT),
-        address,
-        connector.getLocalPort(),
-        ManagementFactory.getRuntimeMXBean().getUptime());
+    System.out.println(
+        StartLine.format(
+            war.getFileName()
+                + " on bare Jetty "
+                + Jetty.VERSION
+                + " ("
+                + ee.toUpperCase(java.util.Locale.ROOT)
+                + ")",
+            address,
+            connector.getLocalPort(),
+            ManagementFactory.getRuntimeMXBean().getUptime(),
+            ""));
     System.out.flush();
     server.join();
   }

@@ -1,6 +1,7 @@
 package dev.aerun.e2e.parity;
 
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -8,9 +9,10 @@ import java.util.HexFormat;
 
 /**
  * A response body as length and SHA-256, plus the bytes themselves while they are small: 32 MiB
- * answers are compared by digest, so no test holds several copies of them.
+ * answers are compared by digest, so no test holds several copies of them. The raw client writes
+ * the body into it as it arrives.
  */
-final class BodyCapture {
+final class BodyCapture extends OutputStream {
   /** Bodies up to this size are kept, to be normalised and shown in a difference. */
   static final int KEPT = 256 * 1024;
 
@@ -19,7 +21,13 @@ final class BodyCapture {
   private long length;
   private String hex;
 
-  void add(byte[] bytes, int offset, int count) {
+  @Override
+  public void write(int b) {
+    write(new byte[] {(byte) b}, 0, 1);
+  }
+
+  @Override
+  public void write(byte[] bytes, int offset, int count) {
     sha256.update(bytes, offset, count);
     if (length + count <= KEPT) {
       kept.write(bytes, offset, count);

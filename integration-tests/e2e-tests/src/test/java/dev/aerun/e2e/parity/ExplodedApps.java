@@ -1,24 +1,19 @@
 package dev.aerun.e2e.parity;
 
-import dev.aerun.e2e.RuntimeProcess;
+import dev.aerun.testing.AppCopies;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.FileTime;
 import java.util.Comparator;
-import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 
 /**
- * The sample apps unpacked once, with each file's modification time taken from the war, and served
- * from that one directory by every runtime of the suite.
+ * The sample apps unpacked once ({@link AppCopies#explode}: each file's modification time taken
+ * from the war), and served from that one directory by every runtime of the suite.
  *
  * <p>Why not the .war: a runtime unpacks a war at start-up, so its files' modification times are
  * that moment, and the {@code Last-Modified} of static files and error pages differs between any
@@ -45,26 +40,7 @@ final class ExplodedApps {
             .resolve(war.replaceFirst("\\.war$", ""));
     try {
       deleteTree(target);
-      try (ZipFile zip = new ZipFile(source.toFile())) {
-        Enumeration<? extends ZipEntry> entries = zip.entries();
-        while (entries.hasMoreElements()) {
-          ZipEntry entry = entries.nextElement();
-          Path file = target.resolve(entry.getName()).normalize();
-          if (!file.startsWith(target)) {
-            throw new IOException("entry outside the app: " + entry.getName());
-          }
-          if (entry.isDirectory()) {
-            Files.createDirectories(file);
-            continue;
-          }
-          Files.createDirectories(file.getParent());
-          try (InputStream in = zip.getInputStream(entry)) {
-            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-          }
-          Files.setLastModifiedTime(file, FileTime.fromMillis(entry.getTime()));
-        }
-      }
-      return target;
+      return AppCopies.explode(source, target);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot unpack " + source, e);
     }

@@ -2,8 +2,8 @@ package dev.aerun.e2e.parity;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.aerun.e2e.RuntimeProcess;
 import dev.aerun.e2e.parity.ParityCase.Variant;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

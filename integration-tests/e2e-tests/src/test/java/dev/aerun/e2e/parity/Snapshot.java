@@ -132,7 +132,7 @@ final class Snapshot {
     if (text != null && ContentDecoding.decodes(encoding)) {
       BodyCapture decoded = new BodyCapture();
       byte[] plain = ContentDecoding.decode(encoding, text.getBytes(StandardCharsets.ISO_8859_1));
-      decoded.add(plain, 0, plain.length);
+      decoded.write(plain, 0, plain.length);
       f.put("body decoded from", encoding);
       body = decoded;
       text = body.text();

@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.aerun.e2e.RuntimeProcess;
-import java.io.IOException;
-import java.io.InputStream;
+import dev.aerun.testing.RawResponse;
+import dev.aerun.testing.RuntimeProcess;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -57,7 +56,10 @@ class BodyMemoryTest {
         }
         Thread.sleep(2_000); // every one of them reached the front end's buffering
 
-        assertEquals("HTTP/1.1 200 OK", statusLine(runtime.port(), "/hello"), runtime.output());
+        assertEquals(
+            "HTTP/1.1 200 OK",
+            RawResponse.get(runtime.port(), "/hello").statusLine(),
+            runtime.output());
         assertFalse(runtime.output().contains("OutOfMemoryError"), runtime.output());
       } finally {
         for (Socket socket : holders) {
@@ -113,7 +115,10 @@ class BodyMemoryTest {
           assertEquals("200 " + 30 * MIB + " bytes", exchange.get(240, TimeUnit.SECONDS));
         }
         assertFalse(runtime.output().contains("OutOfMemoryError"), runtime.output());
-        assertEquals("HTTP/1.1 200 OK", statusLine(runtime.port(), "/hello"), runtime.output());
+        assertEquals(
+            "HTTP/1.1 200 OK",
+            RawResponse.get(runtime.port(), "/hello").statusLine(),
+            runtime.output());
       } finally {
         client.stop();
       }
@@ -146,22 +151,5 @@ class BodyMemoryTest {
         done.complete(status + " " + what + (result.isFailed() ? " " + result.getFailure() : ""));
       }
     };
-  }
-
-  private static String statusLine(int port, String path) throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      socket.setSoTimeout(60_000);
-      socket
-          .getOutputStream()
-          .write(
-              ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                  .getBytes(StandardCharsets.US_ASCII));
-      StringBuilder line = new StringBuilder();
-      InputStream in = socket.getInputStream();
-      for (int c = in.read(); c >= 0 && c != '\r' && c != '\n'; c = in.read()) {
-        line.append((char) c);
-      }
-      return line.toString();
-    }
   }
 }

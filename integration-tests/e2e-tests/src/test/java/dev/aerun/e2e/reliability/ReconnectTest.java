@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.e2e.Http;
-import dev.aerun.e2e.RuntimeProcess;
-import dev.aerun.e2e.Runtimes;
+import dev.aerun.testing.RuntimeProcess;
+import dev.aerun.testing.Runtimes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.e2e.Http;
-import dev.aerun.e2e.RuntimeProcess;
-import dev.aerun.e2e.Runtimes;
+import dev.aerun.testing.RuntimeProcess;
+import dev.aerun.testing.Runtimes;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.net.Socket;

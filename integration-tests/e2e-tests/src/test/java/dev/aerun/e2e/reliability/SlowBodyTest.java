@@ -2,12 +2,15 @@ package dev.aerun.e2e.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.aerun.e2e.RuntimeProcess;
+import dev.aerun.testing.RawHttp;
+import dev.aerun.testing.RawResponse;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -183,20 +186,13 @@ class SlowBodyTest {
    * tries again on a new connection).
    */
   private static String get(int port, String path) throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      socket.setSoTimeout(10_000);
-      socket
-          .getOutputStream()
-          .write(
-              ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                  .getBytes(StandardCharsets.US_ASCII));
-      StringBuilder line = new StringBuilder();
-      InputStream in = socket.getInputStream();
-      for (int c = in.read(); c >= 0 && c != '\n'; c = in.read()) {
-        line.append((char) c);
-      }
-      return line.toString();
-    } catch (java.net.SocketException | java.net.SocketTimeoutException noAnswer) {
+    try (RawHttp connection = RawHttp.connect(port, Duration.ofSeconds(10))) {
+      RawResponse response =
+          connection
+              .write("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+              .readResponse(false);
+      return response.statusLine() == null ? "" : response.statusLine();
+    } catch (java.net.SocketException noAnswer) {
       return "";
     }
   }

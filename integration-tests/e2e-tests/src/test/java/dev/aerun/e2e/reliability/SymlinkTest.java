@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import dev.aerun.e2e.AppCopies;
-import dev.aerun.e2e.RuntimeProcess;
+import dev.aerun.testing.AppCopies;
+import dev.aerun.testing.RuntimeProcess;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;

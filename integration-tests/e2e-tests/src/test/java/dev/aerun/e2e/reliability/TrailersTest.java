@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.aerun.e2e.RuntimeProcess;
-import java.io.ByteArrayOutputStream;
+import dev.aerun.testing.RawHttp;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
@@ -61,13 +59,10 @@ class TrailersTest {
 
   /** Sends {@code request} as is and reads the answer until the server closes the connection. */
   private static String exchange(int port, String request) throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      socket.setSoTimeout(60_000);
-      socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      InputStream in = socket.getInputStream();
-      in.transferTo(bytes);
-      return bytes.toString(StandardCharsets.UTF_8);
+    try (RawHttp connection = RawHttp.connect(port)) {
+      return new String(
+          connection.write(request).readToEnd().getBytes(StandardCharsets.ISO_8859_1),
+          StandardCharsets.UTF_8);
     }
   }
 }

@@ -3,8 +3,8 @@ package dev.aerun.e2e.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.aerun.e2e.AppCopies;
-import dev.aerun.e2e.RuntimeProcess;
+import dev.aerun.testing.AppCopies;
+import dev.aerun.testing.RuntimeProcess;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -1,0 +1,59 @@
+#!/bin/bash
+# Cold start of a runtime image, with and without its class-data-sharing archive: process start to
+# the first 200 of /hello, the image's own JVM on its own root file system (as in images/bin/train-cds.sh),
+# runs interleaved. Prints each run (wall time, and the JVM's CPU time up to that 200, which a
+# busy machine inflates less) and the medians. Needs root.
+#   usage: cold-start.sh ROOTFS DIST CDS_DIR APP.war [RUNS [RUNTIME_OPTION...]]
+# e.g. --mode legacy or --mode http (the archive covers both, and every EE version: docs/DEPLOY.md).
+set -eu
+root=$1 dist=$2 cds=$3 war=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") runs=${5:-5}
+shift 4; [ $# -gt 0 ] && shift
+# The JRE's own directory, not Debian's alias links to it (java-1.17.0-openjdk-amd64 ...).
+java_home=$(cd "$root" && for d in usr/lib/jvm/java-*-openjdk-amd64; do [ -L "$d" ] || echo "$d"; done | head -1)
+archive=$(ls "$cds" | head -1)
+classpath=$("$(dirname "$0")/../../images/bin/runtime-classpath.sh" "$dist") # the image's, as its archive was trained
+case "$archive" in *.aot) use="-XX:AOTCache=/opt/aerun/cds/$archive" ;; *) use="-XX:SharedArchiveFile=/opt/aerun/cds/$archive" ;; esac
+app=$(mktemp -d); trap 'rm -rf "$app"' EXIT
+(cd "$app" && jar -xf "$war"); chmod -R a+rX "$app"; mkdir -p "$dist/cds"
+sed -i '/<env-variables>/,/<\/env-variables>/d' "$app/WEB-INF/appengine-web.xml"
+# The app's <runtime> is the image's (java-25-openjdk-amd64: java25), as an app for the image has it.
+runtime=java$(echo "$java_home" | sed 's|.*/java-\([0-9]*\)-.*|\1|')
+sed -i "s|<runtime>[^<]*</runtime>|<runtime>$runtime</runtime>|" "$app/WEB-INF/appengine-web.xml"
+# A port nothing listens on (another server answering there would be measured instead).
+port=18080
+while bash -c "exec 3<>/dev/tcp/127.0.0.1/$port" 2>/dev/null; do port=$((port + 1)); done
+once() { # $1: extra JVM option or "-Xshare:auto"
+  local log; log=$(mktemp)
+  local start; start=$(date +%s%N)
+  env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin PORT=$port AERUN_APP=/app DIST="$dist" APP="$app" CDS="$cds" \
+    unshare --mount --pid --fork --kill-child sh -c '
+      root=$1; shift
+      mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
+      mount --bind "$DIST" "$root/opt/aerun" && mkdir -p "$DIST/cds" 2>/dev/null; mount --bind "$CDS" "$root/opt/aerun/cds" &&
+      mount --bind "$APP" "$root/app" && exec chroot --userspec=65532:65532 "$root" "$@"' sh "$root" \
+    "/$java_home/bin/java" "$1" -XX:MaxRAMPercentage=75 -cp "$classpath" dev.aerun.main.Main --log-format json "${@:2}" >"$log" 2>&1 &
+  local pid=$!
+  until bash -c 'exec 3<>/dev/tcp/127.0.0.1/'$port' && printf "GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" >&3 && head -1 <&3 | grep -q " 200 "' 2>/dev/null; do
+    kill -0 $pid 2>/dev/null || { cat "$log" >&2; return 1; }
+    sleep 0.02
+  done
+  local end; end=$(date +%s%N)
+  # unshare's child is the JVM (sh and chroot exec it): its CPU time (utime + stime, in ticks).
+  local jvm; jvm=$(cat "/proc/$pid/task/$pid/children"); jvm=${jvm%% *}
+  local cpu; cpu=$(awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$jvm/stat")
+  kill -TERM "$jvm"
+  wait $pid || true
+  rm -f "$log"
+  echo "$(( (end - start) / 1000000 )) $cpu"
+}
+with=() without=() cpu_with=() cpu_without=() ratios=()
+for i in $(seq 1 "$runs"); do
+  read -r w cw < <(once -Xshare:auto "$@")
+  read -r c cc < <(once "$use" "$@")
+  without+=("$w") cpu_without+=("$cw") with+=("$c") cpu_with+=("$cc")
+  ratios+=("$(awk -v a="$c" -v b="$w" 'BEGIN{printf "%.2f", a/b}')")
+  echo "run $i: without $w ms (CPU $cw ms), with $c ms (CPU $cc ms), ratio ${ratios[-1]}; $(uptime | sed 's/.*load/load/')" >&2
+done
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+mw=$(median "${without[@]}") mc=$(median "${with[@]}")
+echo "median: without archive ${mw} ms (CPU $(median "${cpu_without[@]}") ms), with ${mc} ms (CPU $(median "${cpu_with[@]}") ms); with/without per run: ${ratios[*]}, median $(median "${ratios[@]}")"
