@@ -19,10 +19,13 @@ import java.util.regex.Pattern;
 public record StartLine(String host, int port, long startedMillis) {
   /**
    * Within one line (the server's own, or a JSON entry's message): a host stops at what ends a URL
-   * or a JSON string.
+   * or a JSON string. A server that also listens on a Unix-domain socket names it after the URL
+   * ({@code at http://HOST:PORT/ and unix:PATH - started in ...}).
    */
   private static final Pattern LINE =
-      Pattern.compile("Serving [^\\n]*? at http://([^/\\s\"]+):(\\d+)/ - started in (\\d+) ms");
+      Pattern.compile(
+          "Serving [^\\n]*? at http://([^/\\s\"]+):(\\d+)/(?: and unix:[^\\s\"]+)? - started in"
+              + " (\\d+) ms");
 
   /**
    * The start line: {@code Serving <what> at http://<host>:<port>/ - started in <millis> ms<note>}.

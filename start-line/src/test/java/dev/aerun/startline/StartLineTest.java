@@ -53,6 +53,15 @@ class StartLineTest {
   }
 
   @Test
+  void find_readsTheTcpPortBesideAUnixSocket() {
+    assertEquals(
+        Optional.of(new StartLine("127.0.0.1", 43351, 26)),
+        StartLine.find(
+            "Serving a.war in HttpConnector mode (EE10) on Jetty 12.1.7 at http://127.0.0.1:43351/"
+                + " and unix:/tmp/x/app.sock - started in 26 ms"));
+  }
+
+  @Test
   void find_takesAnIpv6HostAsWritten() {
     assertEquals(
         8080,
