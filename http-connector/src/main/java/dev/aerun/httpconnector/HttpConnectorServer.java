@@ -32,9 +32,9 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Jetty;
 
 /**
- * HttpConnector mode (DESIGN §5): one Jetty server whose connector streams requests through the
- * request contract and the size limits straight into the app. Nothing buffers whole bodies. Its
- * whole request path is assembled in one method, {@code requestPath}.
+ * HttpConnector mode (docs/ARCHITECTURE.md, "The request paths"): one Jetty server whose connector
+ * streams requests through the request contract and the size limits straight into the app. Nothing
+ * buffers whole bodies. Its whole request path is assembled in one method, {@code requestPath}.
  */
 public final class HttpConnectorServer extends RuntimeServer {
   private final Spec spec;

@@ -41,10 +41,11 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.util.Jetty;
 
 /**
- * Legacy RPC mode (DESIGN §5): a front end (the public Jetty server, which buffers each request
- * into an {@code UPRequest} and calls the runtime over gRPC) and a runtime (the app on a Jetty
- * server with no network connector, its {@code EvaluationRuntime} service served on a transport),
- * in one JVM ({@link #inOneJvm}) or as two processes ({@link #frontEnd}, {@link #runtime}).
+ * Legacy RPC mode (docs/ARCHITECTURE.md, "The request paths"): a front end (the public Jetty
+ * server, which buffers each request into an {@code UPRequest} and calls the runtime over gRPC) and
+ * a runtime (the app on a Jetty server with no network connector, its {@code EvaluationRuntime}
+ * service served on a transport), in one JVM ({@link #inOneJvm}) or as two processes ({@link
+ * #frontEnd}, {@link #runtime}).
  *
  * <p>It starts in that order: the app deploys, then its service is served, then the channel to it
  * opens, and the public port opens last; a failed deployment never opens the port. It stops in

@@ -73,7 +73,8 @@ final class LaunchUsage {
         "  --shutdown-grace D      on SIGTERM/SIGINT, how long requests in flight may",
         "                          finish before they are ended (default 10s; e.g. 500ms,",
         "                          30s, 1m; also $" + LaunchOptions.SHUTDOWN_GRACE_VARIABLE + ")",
-        "  --sessions-jdbc-url URL sessions shared by every instance, in PostgreSQL:",
+        "  --sessions-jdbc-url URL",
+        "                          sessions shared by every instance, in PostgreSQL:",
         "                          jdbc:postgresql://HOST:PORT/DB?user=U&password=P (also",
         "                          $"
             + LaunchOptions.SESSIONS_JDBC_URL_VARIABLE
@@ -82,7 +83,8 @@ final class LaunchUsage {
         "                          requests handled at once (default: the descriptor's",
         "                          automatic-scaling/max-concurrent-requests, else one per",
         "                          8 MiB of heap, 8 to 1000)",
-        "  --max-queued-requests N requests that may wait for a turn beyond those (default:",
+        "  --max-queued-requests N",
+        "                          requests that may wait for a turn beyond those (default:",
         "                          as many); more get 503 with Retry-After at once",
         "  --queue-timeout D       how long a request may wait for a turn before its 503",
         "                          (default 1s; 0: no waiting, 503 at once)",

@@ -190,7 +190,7 @@ final class Manifests {
   static String dockerfile(DeploymentPlan plan, String runtimeImage) {
     StringBuilder s = new StringBuilder();
     s.append("# The app on the aerun ").append(plan.javaRuntime()).append(" runtime image.\n");
-    s.append("# Push that image (images/README in the aerun repository) and pass its name:\n");
+    s.append("# Push that image (docs/DEPLOY.md in the aerun repository) and pass its name:\n");
     s.append("#   --build-arg RUNTIME_IMAGE=REGION-docker.pkg.dev/PROJECT/aerun/")
         .append(plan.javaRuntime())
         .append("@sha256:...\n");

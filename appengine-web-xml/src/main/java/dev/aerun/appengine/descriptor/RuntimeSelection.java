@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The runtime id, EE version and serving mode an app runs with, and how they are chosen (DESIGN §3,
- * compatible with the reference runtime).
+ * The runtime id, EE version and serving mode an app runs with, and how they are chosen (compatible
+ * with the reference runtime; the table is in docs/EE-VERSIONS.md).
  *
  * <p><b>Runtime id:</b> {@code GAE_RUNTIME} if non-blank, else the descriptor's {@code <runtime>};
  * accepted values are {@code java8, java11, java17, java21, java25} (exact, after trimming). When

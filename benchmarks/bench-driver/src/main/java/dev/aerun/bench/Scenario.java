@@ -1,6 +1,8 @@
 package dev.aerun.bench;
 
-/** The scenarios; all but the soak run by default. */
+/**
+ * The scenarios of the built-in benchmarks (docs/BENCHMARKS.md); all but the soak run by default.
+ */
 enum Scenario {
   ECHO("echo"),
   CPU("cpu"),

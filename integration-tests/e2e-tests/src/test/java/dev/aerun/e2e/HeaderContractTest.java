@@ -14,9 +14,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The platform headers of DESIGN §4 as the app sees them, from an untrusted client (the default off
- * the platform), from a trusted front end, and with {@code appengine.use.allheaders}. One subclass
- * per EE version: each EE's servlet request must show the same thing.
+ * The platform headers of the request contract (docs/REQUESTS.md) as the app sees them, from an
+ * untrusted client (the default off the platform), from a trusted front end, and with {@code
+ * appengine.use.allheaders}. One subclass per EE version: each EE's servlet request must show the
+ * same thing.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class HeaderContractTest {

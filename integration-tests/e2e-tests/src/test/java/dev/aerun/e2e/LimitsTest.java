@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The limits and error answers of DESIGN §4, over real sockets. */
+/** The limits and error answers of the request contract (docs/REQUESTS.md), over real sockets. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LimitsTest {
   @RegisterExtension final Runtimes runtimes = new Runtimes();

@@ -3,6 +3,7 @@ package dev.aerun.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.aerun.testing.AppCopies;
 import dev.aerun.testing.RawResponse;
@@ -21,6 +22,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,8 +40,19 @@ class SharedSessionsTest {
   private Path dataDir;
   private String url;
 
+  /** Skipped only when asked: without PostgreSQL (or root to install it), the start fails. */
+  private static final boolean JDK_ONLY = Boolean.getBoolean("aerun.jdkOnly");
+
+  @BeforeEach
+  void postgresIsWanted() {
+    assumeFalse(JDK_ONLY, "-Pjdk-only: no PostgreSQL for the shared session store");
+  }
+
   @BeforeAll
   void startPostgres() throws Exception {
+    if (JDK_ONLY) {
+      return;
+    }
     dataDir = Files.createTempDirectory("aerun-pg-");
     String failure = "";
     // A port the system has free now; another process may take it first, hence the retries.
@@ -56,7 +69,9 @@ class SharedSessionsTest {
       }
       failure = output;
     }
-    throw new IllegalStateException("PostgreSQL did not start:\n" + failure);
+    throw new IllegalStateException(
+        "PostgreSQL did not start (without it, or root to install it, build with -Pjdk-only):\n"
+            + failure);
   }
 
   @AfterAll

@@ -35,9 +35,9 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Legacy mode's front end (DESIGN §5): applies the request contract, buffers the whole request
- * body, sends it as an {@link UPRequest} to the runtime's {@code EvaluationRuntime.HandleRequest},
- * and writes the {@link UPResponse} back.
+ * Legacy mode's front end: applies the request contract, buffers the whole request body, sends it
+ * as an {@link UPRequest} to the runtime's {@code EvaluationRuntime.HandleRequest}, and writes the
+ * {@link UPResponse} back.
  *
  * <p>Never blocks a thread: the body is read with {@link Request#read()}/{@link Request#demand} and
  * the call is asynchronous; its answer is written from whichever thread delivers it. Request body

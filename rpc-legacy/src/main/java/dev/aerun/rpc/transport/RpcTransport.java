@@ -30,8 +30,8 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.util.component.LifeCycle;
 
 /**
- * How legacy mode's front server and runtime talk gRPC (DESIGN §5). Immutable; {@link #parse} reads
- * the forms users write:
+ * How legacy mode's front server and runtime talk gRPC (docs/ARCHITECTURE.md, "The legacy
+ * protocol"). Immutable; {@link #parse} reads the forms users write:
  *
  * <ul>
  *   <li>{@code inprocess}: both in one JVM, through grpc-inprocess (no sockets, no serialization).

@@ -13,8 +13,8 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.HostPort;
 
 /**
- * The request contract of both serving modes (DESIGN §4): from a request's header fields, its TCP
- * peer and whether its connection is secure, decides what the app sees.
+ * The request contract of both serving modes (docs/REQUESTS.md): from a request's header fields,
+ * its TCP peer and whether its connection is secure, decides what the app sees.
  *
  * <ul>
  *   <li>From an untrusted peer, every platform header ({@code X-AppEngine-*}, {@code

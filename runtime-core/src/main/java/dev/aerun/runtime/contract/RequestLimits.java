@@ -7,7 +7,7 @@ import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
 
 /**
- * The size limits of DESIGN §4, the same in both modes.
+ * The size limits of the request contract (docs/REQUESTS.md), the same in both modes.
  *
  * <ul>
  *   <li>Request body over {@link #requestBodyLimit()} → 413: rejected before the app runs when

@@ -11,9 +11,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The requests every configuration must answer identically (DESIGN §4). Each case is sent to the
- * reference runtime and to the runtime under test; {@code /request-info} answers carry what the app
- * saw, every other answer is what the client got.
+ * The requests every configuration must answer identically (the request contract,
+ * docs/REQUESTS.md). Each case is sent to the reference runtime and to the runtime under test;
+ * {@code /request-info} answers carry what the app saw, every other answer is what the client got.
  *
  * <p>Sizes: bodies of 32 MiB exactly are accepted, one byte more is refused. The 32 MiB cases are
  * few on purpose: each costs a transfer per configuration.
@@ -23,7 +23,10 @@ final class Corpus {
   static final long MIB = 1024 * KIB;
   static final long LIMIT = 32 * MIB;
 
-  /** Every X-AppEngine-* header of DESIGN §4 and the other platform headers, with plain ones. */
+  /**
+   * Every X-AppEngine-* header of the request contract and the other platform headers, with plain
+   * ones.
+   */
   static final String[] PLATFORM_HEADERS = {
     "X-AppEngine-User-IP", "203.0.113.7",
     "X-AppEngine-Https", "on",

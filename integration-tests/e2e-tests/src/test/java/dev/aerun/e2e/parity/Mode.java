@@ -14,7 +14,7 @@ import java.util.Map;
  * @param args the runtime's options for this mode
  * @param streamsResponses true for HttpConnector mode, which streams a response and so can only cut
  *     it short when it overflows after commit; false for legacy mode, which buffers it and can
- *     still answer 500 (the one documented difference, DESIGN §4)
+ *     still answer 500 (the one documented difference, docs/REQUESTS.md)
  */
 record Mode(String name, List<String> args, boolean streamsResponses) {
   /** The system property listing the modes to run, comma-separated. */

@@ -22,9 +22,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The parity suite (DESIGN §4): the {@link Corpus} sent to a reference runtime and to each other
- * configuration, for one sample app and one trust variant; every difference between the answers,
- * field by field, fails that case.
+ * The parity suite (docs/REQUESTS.md): the {@link Corpus} sent to a reference runtime and to each
+ * other configuration, for one sample app and one trust variant; every difference between the
+ * answers, field by field, fails that case.
  *
  * <p>The configurations come from {@code -Daerun.parity.modes} (see {@link Mode}): one runtime per
  * mode, all started once for the class, on port 0 of 127.0.0.1. A mode whose runtime cannot start
