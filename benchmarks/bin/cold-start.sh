@@ -2,7 +2,7 @@
 # Cold start of a runtime image, with and without its class-data-sharing archive: process start to
 # the first 200 of /hello, the image's own JVM on its own root file system (as in images/bin/train-cds.sh),
 # runs interleaved. Prints each run (wall time, and the JVM's CPU time up to that 200, which a
-# busy machine inflates less) and the medians. Needs root.
+# busy machine inflates less) and the medians with their spread. Needs root.
 #   usage: cold-start.sh ROOTFS DIST CDS_DIR APP.war [RUNS [RUNTIME_OPTION...]]
 # With COLD_START_PHASES=1, one more start each way after the timed ones, followed by
 # cold-phases.py, prints where its time went: wall and CPU time per phase and thread group.
@@ -66,9 +66,9 @@ for i in $(seq 1 "$runs"); do
   ratios+=("$(awk -v a="$c" -v b="$w" 'BEGIN{printf "%.2f", a/b}')")
   echo "run $i: without $w ms (CPU $cw ms), with $c ms (CPU $cc ms), ratio ${ratios[-1]}; $(uptime | sed 's/.*load/load/')" >&2
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-mw=$(median "${without[@]}") mc=$(median "${with[@]}")
-echo "median: without archive ${mw} ms (CPU $(median "${cpu_without[@]}") ms), with ${mc} ms (CPU $(median "${cpu_with[@]}") ms); with/without per run: ${ratios[*]}, median $(median "${ratios[@]}")"
+# The median and, in brackets, the spread (lowest-highest).
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END{printf "%s (%s-%s)", (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2), a[1], a[NR]}'; }
+echo "median: without archive $(median "${without[@]}") ms (CPU $(median "${cpu_without[@]}") ms), with $(median "${with[@]}") ms (CPU $(median "${cpu_with[@]}") ms); with/without per run: ${ratios[*]}, median $(median "${ratios[@]}")"
 if [ -n "${COLD_START_PHASES:-}" ]; then
   phases=1
   echo "phases without the archive:" >&2; once -Xshare:auto "$@" >/dev/null
