@@ -2,8 +2,10 @@
 # Cold start of a runtime image, with and without its class-data-sharing archive: process start to
 # the first 200 of /hello, the image's own JVM on its own root file system (as in images/bin/train-cds.sh),
 # runs interleaved. Prints each run (wall time, and the JVM's CPU time up to that 200, which a
-# busy machine inflates less) and the medians. Needs root.
+# busy machine inflates less) and the medians with their spread. Needs root.
 #   usage: cold-start.sh ROOTFS DIST CDS_DIR APP.war [RUNS [RUNTIME_OPTION...]]
+# With COLD_START_PHASES=1, one more start each way after the timed ones, followed by
+# cold-phases.py, prints where its time went: wall and CPU time per phase and thread group.
 # e.g. --mode legacy or --mode http (the archive covers both, and every EE version: docs/DEPLOY.md).
 set -eu
 root=$1 dist=$2 cds=$3 war=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") runs=${5:-5}
@@ -22,8 +24,16 @@ sed -i "s|<runtime>[^<]*</runtime>|<runtime>$runtime</runtime>|" "$app/WEB-INF/a
 # A port nothing listens on (another server answering there would be measured instead).
 port=18080
 while bash -c "exec 3<>/dev/tcp/127.0.0.1/$port" 2>/dev/null; do port=$((port + 1)); done
-once() { # $1: extra JVM option or "-Xshare:auto"
+once() { # $1: extra JVM option or "-Xshare:auto"; with $phases set, cold-phases.py follows the start
   local log; log=$(mktemp)
+  local phase_options=()
+  if [ -n "${phases:-}" ]; then # the markers cold-phases.py reads, in the root file system's /tmp
+    printf '.level=INFO\n' >"$root/tmp/aerun-phases.properties"
+    for ee in ee8 ee10 ee11; do
+      printf 'org.eclipse.jetty.%s.%s.level=FINE\n' "$ee" webapp.Configurations "$ee" annotations.AnnotationConfiguration
+    done >>"$root/tmp/aerun-phases.properties"
+    phase_options=(-Xlog:class+load:file=/tmp/aerun-classes.log:uptime,tid -Djava.util.logging.config.file=/tmp/aerun-phases.properties)
+  fi
   local start; start=$(date +%s%N)
   env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin PORT=$port AERUN_APP=/app DIST="$dist" APP="$app" CDS="$cds" \
     unshare --mount --pid --fork --kill-child sh -c '
@@ -31,8 +41,10 @@ once() { # $1: extra JVM option or "-Xshare:auto"
       mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
       mount --bind "$DIST" "$root/opt/aerun" && mkdir -p "$DIST/cds" 2>/dev/null; mount --bind "$CDS" "$root/opt/aerun/cds" &&
       mount --bind "$APP" "$root/app" && exec chroot --userspec=65532:65532 "$root" "$@"' sh "$root" \
-    "/$java_home/bin/java" "$1" -XX:MaxRAMPercentage=75 -cp "$classpath" dev.aerun.main.Main --log-format json "${@:2}" >"$log" 2>&1 &
+    "/$java_home/bin/java" "$1" "${phase_options[@]}" -XX:MaxRAMPercentage=75 -cp "$classpath" dev.aerun.main.Main --log-format json "${@:2}" >"$log" 2>&1 &
   local pid=$!
+  [ -z "${phases:-}" ] || python3 "$(dirname "$0")/cold-phases.py" $pid $port "$root/tmp/aerun-classes.log" "$log" >&2 ||
+    { cat "$log" >&2; return 1; }
   until bash -c 'exec 3<>/dev/tcp/127.0.0.1/'$port' && printf "GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" >&3 && head -1 <&3 | grep -q " 200 "' 2>/dev/null; do
     kill -0 $pid 2>/dev/null || { cat "$log" >&2; return 1; }
     sleep 0.02
@@ -43,7 +55,7 @@ once() { # $1: extra JVM option or "-Xshare:auto"
   local cpu; cpu=$(awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$jvm/stat")
   kill -TERM "$jvm"
   wait $pid || true
-  rm -f "$log"
+  rm -f "$log" "$root/tmp/aerun-classes.log" "$root/tmp/aerun-phases.properties"
   echo "$(( (end - start) / 1000000 )) $cpu"
 }
 with=() without=() cpu_with=() cpu_without=() ratios=()
@@ -54,6 +66,11 @@ for i in $(seq 1 "$runs"); do
   ratios+=("$(awk -v a="$c" -v b="$w" 'BEGIN{printf "%.2f", a/b}')")
   echo "run $i: without $w ms (CPU $cw ms), with $c ms (CPU $cc ms), ratio ${ratios[-1]}; $(uptime | sed 's/.*load/load/')" >&2
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-mw=$(median "${without[@]}") mc=$(median "${with[@]}")
-echo "median: without archive ${mw} ms (CPU $(median "${cpu_without[@]}") ms), with ${mc} ms (CPU $(median "${cpu_with[@]}") ms); with/without per run: ${ratios[*]}, median $(median "${ratios[@]}")"
+# The median and, in brackets, the spread (lowest-highest).
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END{printf "%s (%s-%s)", (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2), a[1], a[NR]}'; }
+echo "median: without archive $(median "${without[@]}") ms (CPU $(median "${cpu_without[@]}") ms), with $(median "${with[@]}") ms (CPU $(median "${cpu_with[@]}") ms); with/without per run: ${ratios[*]}, median $(median "${ratios[@]}")"
+if [ -n "${COLD_START_PHASES:-}" ]; then
+  phases=1
+  echo "phases without the archive:" >&2; once -Xshare:auto "$@" >/dev/null
+  echo "phases with the archive:" >&2; once "$use" "$@" >/dev/null
+fi

@@ -5,7 +5,8 @@
 # cache. The one training JVM (the runtime's dev.aerun.main.Training) serves the sample app in both
 # modes, legacy RPC and HttpConnector, on the image's default EE version (EE8 with the javax app,
 # EE10 and EE11 with the jakarta one): the JVM writes one archive per process, which so covers
-# both modes.
+# both modes. It requests a JSP too, so that JSP compilation's classes (Jasper's compiler, the
+# Eclipse compiler it runs) are in the archive for an app's first JSP request.
 #   usage: train-cds.sh RUNTIME ROOTFS DIST OUT_DIR EE8_APP.war JAKARTA_APP.war
 # Writes OUT_DIR/aerun.jsa (17, 21) or OUT_DIR/aerun.aot (25) and prints the JVM options that use
 # it. Needs root (namespaces, chroot); exits 3 without it, and the image is built without the archive.
@@ -58,7 +59,7 @@ env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DIST="$dist" APP="$app" unshare --moun
   mount --bind "$APP" "$root/app" &&
   exec chroot --userspec=65532:65532 "$root" "$@"' sh "$root" \
   "/$java_home/bin/java" -XX:-UsePerfData -XX:MaxRAMPercentage=75 $train \
-  -cp "$classpath" dev.aerun.main.Training /hello,/request-info "$@" \
+  -cp "$classpath" dev.aerun.main.Training /hello,/request-info,/jstl.jsp "$@" \
   > "$log" 2>&1 || { echo "error: the training run failed:" >&2; cat "$log" >&2; exit 1; }
 [ -s "$root/tmp/$file" ] || { echo "error: the training run wrote no archive:" >&2; cat "$log" >&2; exit 1; }
 mv "$root/tmp/$file" "$out/$file"

@@ -5,13 +5,16 @@ import dev.aerun.runtime.contract.RequestLimits;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
+import java.util.regex.Pattern;
 import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.http.pathmap.PathSpecGroup;
 import org.eclipse.jetty.server.AllowedResourceAliasChecker;
@@ -41,6 +44,33 @@ public final class WebappDefaults {
       // wasp jar.
       case EE11 -> ".*/wasp-\\d[^/]*\\.jar$";
     };
+  }
+
+  /**
+   * Whether Jetty's annotation scan reads the container jars {@code jars} (those the webapp's
+   * metadata holds; Jetty reads every class of them for {@code @WebServlet}, {@code @WebFilter},
+   * {@code @WebListener} and for the types initializers ask for). The runtime lets in only the
+   * tag-library jar ({@link #containerIncludeJarPattern}), for its tag library descriptors; it
+   * holds no servlet annotations (a test checks each EE version's), so its 1,700 to 2,000 classes
+   * are read only when an initializer's {@code @HandlesTypes} asks for types ({@code typesAsked}),
+   * which it then sees as on a stock Jetty. A jar the app let in some other way is always read.
+   */
+  public static boolean scansContainerJars(EeVersion version, boolean typesAsked, List<URI> jars) {
+    if (typesAsked) {
+      return true;
+    }
+    Pattern tagLibraries = Pattern.compile(containerIncludeJarPattern(version));
+    return !jars.stream().allMatch(jar -> tagLibraries.matcher(jarPath(jar)).matches());
+  }
+
+  /** A jar's path as Jetty's include patterns see it: a {@code jar:file:...!/} URI's file part. */
+  private static String jarPath(URI jar) {
+    String uri = jar.toString();
+    if (uri.startsWith("jar:")) {
+      int bang = uri.indexOf("!/");
+      uri = uri.substring("jar:".length(), bang < 0 ? uri.length() : bang);
+    }
+    return uri;
   }
 
   /**

@@ -7,12 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.appengine.descriptor.EeVersion;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
+import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterEach;
@@ -144,6 +152,60 @@ public abstract class WebappHostContract {
     assertEquals(200, get(port, "/").statusCode());
     assertTrue(get(port, "/").body().contains("static index"));
     assertFalse(get(port, "/loop.jsp").body().contains("1,2,3,"));
+  }
+
+  @Test
+  void initializerAskingForTypes_isHandedThoseOfTheTagLibraryJar() throws Exception {
+    EeVersion version = version();
+    Path app = writeApp(version, "", "types");
+    String services =
+        (version == EeVersion.EE8 ? "javax" : "jakarta") + ".servlet.ServletContainerInitializer";
+    Path service = app.resolve("WEB-INF/classes/META-INF/services/" + services);
+    Files.createDirectories(service.getParent());
+    Files.writeString(service, fixturesClass() + "$TagTypesInitializer\n");
+
+    int port = start(version, app);
+
+    // The app has no such classes: every one counted is the container's JSTL implementation's,
+    // found only by reading that jar (as a stock Jetty does when types are asked for).
+    HttpResponse<String> types = get(port, "/tag-types");
+    assertEquals(200, types.statusCode(), types.body());
+    assertTrue(Integer.parseInt(types.body().strip()) >= 5, types.body());
+    assertEquals("1,2,3,", get(port, "/loop.jsp").body().strip());
+  }
+
+  @Test
+  void tagLibraryJar_holdsNoServletAnnotations() throws Exception {
+    // Why its annotation scan may be left out when no initializer asks for types.
+    EeVersion version = version();
+    String pattern = WebappDefaults.containerIncludeJarPattern(version);
+    String annotations = (version == EeVersion.EE8 ? "javax" : "jakarta") + "/servlet/annotation/";
+    List<String> jars = new ArrayList<>();
+    for (URL tld : Collections.list(getClass().getClassLoader().getResources("META-INF/c.tld"))) {
+      String jar = tld.toString().replaceFirst("^jar:(.*)!/.*$", "$1");
+      if (!jar.matches(pattern)) {
+        continue;
+      }
+      jars.add(jar);
+      int classes = 0;
+      try (ZipFile zip = new ZipFile(Path.of(URI.create(jar)).toFile())) {
+        for (ZipEntry entry : Collections.list(zip.entries())) {
+          if (!entry.getName().endsWith(".class")) {
+            continue;
+          }
+          classes++;
+          String bytes;
+          try (InputStream in = zip.getInputStream(entry)) {
+            bytes = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+          }
+          for (String name : List.of("WebServlet;", "WebFilter;", "WebListener;")) {
+            assertFalse(bytes.contains("L" + annotations + name), entry.getName() + " " + name);
+          }
+        }
+      }
+      assertTrue(classes > 1000, jar + ": " + classes + " classes");
+    }
+    assertEquals(1, jars.size(), "the tag-library jars on the class path: " + jars);
   }
 
   @Test

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.appengine.descriptor.EeVersion;
+import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +47,24 @@ class WebappHostTest {
 
     assertTrue("/app/lib/ee11/wasp-4.0.0.jar".matches(ee11));
     assertFalse("/app/lib/ee11/jakarta.servlet.jsp.jstl-api-3.0.2.jar".matches(ee11));
+  }
+
+  @Test
+  void scansContainerJars_notTheTagLibraryJar_unlessAnInitializerAsksForTypes() {
+    URI jstl = URI.create("jar:file:///opt/aerun/lib/ee8/javax.servlet.jsp.jstl-1.2.5.jar!/");
+    URI other = URI.create("jar:file:///opt/aerun/lib/ee8/some-container-library-1.0.jar!/");
+
+    assertFalse(WebappDefaults.scansContainerJars(EeVersion.EE8, false, List.of(jstl)));
+    assertFalse(WebappDefaults.scansContainerJars(EeVersion.EE8, false, List.of()));
+    assertTrue(WebappDefaults.scansContainerJars(EeVersion.EE8, true, List.of(jstl)));
+    assertTrue(WebappDefaults.scansContainerJars(EeVersion.EE8, false, List.of(jstl, other)));
+    // Another EE version's tag-library jar is not this one's.
+    assertTrue(WebappDefaults.scansContainerJars(EeVersion.EE10, false, List.of(jstl)));
+    assertFalse(
+        WebappDefaults.scansContainerJars(
+            EeVersion.EE11,
+            false,
+            List.of(URI.create("file:///opt/aerun/lib/ee11/wasp-4.0.0.jar"))));
   }
 
   @Test

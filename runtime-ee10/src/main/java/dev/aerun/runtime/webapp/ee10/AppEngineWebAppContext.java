@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Optional;
 import org.eclipse.jetty.ee.webapp.WebAppClassLoader;
-import org.eclipse.jetty.ee10.annotations.AnnotationConfiguration;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -59,7 +58,7 @@ final class AppEngineWebAppContext extends WebAppContext implements EeWebapp {
   @Override
   public void addServletFeatures(WebappSpec spec) {
     // Added on top of the ServiceLoader defaults so they are on whatever the classpath discovers.
-    addConfiguration(new AnnotationConfiguration());
+    addConfiguration(new AppAnnotationConfiguration());
     if (jsp) {
       addConfiguration(new JspConfiguration());
     }
