@@ -28,13 +28,28 @@ import org.junit.jupiter.api.io.TempDir;
 class RecompileTest {
   @TempDir Path temp;
 
-  /** The invoker project, as a plain Maven project (its plugin under test left out). */
+  /**
+   * The invoker project, as a plain Maven project: its plugin under test left out, and the sample
+   * servlet the plugin's EE10 projects share ({@code src/it/common}) copied in as its own source.
+   */
   private Path project() throws IOException {
-    Path source = Path.of("../../aerun-maven-plugin/src/it/run-ee10").toAbsolutePath().normalize();
+    Path its = Path.of("../../aerun-maven-plugin/src/it").toAbsolutePath().normalize();
     Path project = temp.resolve("run-ee10");
+    copyTree(its.resolve("run-ee10"), project);
+    copyTree(its.resolve("common/java"), project.resolve("src/main/java"));
+    Path pom = project.resolve("pom.xml");
+    String text = Files.readString(pom);
+    Files.writeString(
+        pom,
+        text.replaceAll("(?s)<plugin>\\s*<groupId>@project\\.groupId@.*?</plugin>", "")
+            .replaceAll("<sourceDirectory>[^<]*</sourceDirectory>", ""));
+    return project;
+  }
+
+  private static void copyTree(Path source, Path destination) throws IOException {
     try (Stream<Path> files = Files.walk(source)) {
       for (Path file : files.toList()) {
-        Path target = project.resolve(source.relativize(file).toString());
+        Path target = destination.resolve(source.relativize(file).toString());
         if (Files.isDirectory(file)) {
           Files.createDirectories(target);
         } else {
@@ -42,11 +57,6 @@ class RecompileTest {
         }
       }
     }
-    Path pom = project.resolve("pom.xml");
-    String text = Files.readString(pom);
-    Files.writeString(
-        pom, text.replaceAll("(?s)<plugin>\\s*<groupId>@project\\.groupId@.*?</plugin>", ""));
-    return project;
   }
 
   /** A real {@code mvn compile} of {@code project}, offline; returns when it ended. */

@@ -459,10 +459,11 @@ final class Corpus {
               .body(Body.text("payload"))
               .variants(Variant.TRUSTED, Variant.ALL_HEADERS)
               .build());
+      // No body: the redirect is answered before a body would be read, and whether the connection
+      // then closes depends on whether the body's bytes had arrived yet, in either mode.
       cases.add(
           request(name + "-untrusted", "POST", "/confidential/run")
               .headers(caller)
-              .body(Body.text("payload"))
               .expect(302)
               .build());
     }
