@@ -1,6 +1,5 @@
 package dev.aerun.httpconnector;
 
-import dev.aerun.runtime.apis.ApiProxyHandler;
 import dev.aerun.runtime.contract.AppBodyHandler;
 import dev.aerun.runtime.contract.AppEngineRequestHandler;
 import dev.aerun.runtime.dev.DevStatusHandler;
@@ -9,7 +8,6 @@ import dev.aerun.runtime.dev.Development;
 import dev.aerun.runtime.dev.ReloadableHandler;
 import dev.aerun.runtime.lifecycle.DrainHandler;
 import dev.aerun.runtime.lifecycle.HealthHandler;
-import dev.aerun.runtime.lifecycle.WarmupHandler;
 import dev.aerun.runtime.load.BodyTimeoutHandler;
 import dev.aerun.runtime.load.ConcurrencyLimitHandler;
 import dev.aerun.runtime.load.DeadlineHandler;
@@ -21,11 +19,9 @@ import dev.aerun.runtime.server.HandlerChain;
 import dev.aerun.runtime.server.PublicServer;
 import dev.aerun.runtime.server.PublicServerSpec;
 import dev.aerun.runtime.server.RuntimeServer;
-import dev.aerun.runtime.statics.StaticFilesHandler;
 import dev.aerun.runtime.webapp.Deployment;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
@@ -85,16 +81,6 @@ public final class HttpConnectorServer extends RuntimeServer {
     PublicServerSpec serving = spec.server();
     Optional<Development> development = spec.development();
     DrainHandler drain = new DrainHandler();
-    // The app's own handlers, built again for each redeploy in development.
-    Function<Deployment, Handler> appHandlers =
-        app ->
-            HandlerChain.of(
-                // The platform's warm-up and start requests, unless the app maps them itself.
-                new WarmupHandler(app.warmupEnabled(), app.webappMaps()),
-                // Answered before the webapp, as the platform's front end would.
-                app.staticFiles().map(StaticFilesHandler::new).orElse(null),
-                app.appEngineApis().map(ApiProxyHandler::new).orElse(null),
-                app.webapp());
     return HandlerChain.of(
         new HealthHandler(drain),
         drain,
@@ -117,10 +103,11 @@ public final class HttpConnectorServer extends RuntimeServer {
         development.map(dev -> new DevStatusHandler(dev.statusPage())).orElse(null),
         development.map(Development::consoleHandler).orElse(null),
         development.isPresent() ? new DevLoginHandler() : null,
-        // With --watch, a new deployment's handlers replace these on each change.
+        // The app's own handlers (Deployment#handlers: warm-up, static files, the API SDK, the
+        // webapp); with --watch, a new deployment's replace them on each change.
         development.filter(Development::watch).isPresent()
-            ? new ReloadableHandler(appHandlers, spec.app())
-            : appHandlers.apply(spec.app()));
+            ? new ReloadableHandler(Deployment::handlers, spec.app())
+            : spec.app().handlers());
   }
 
   public Spec spec() {

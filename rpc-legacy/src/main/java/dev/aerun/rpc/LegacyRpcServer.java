@@ -7,7 +7,6 @@ import dev.aerun.rpc.runtime.RpcRuntime;
 import dev.aerun.rpc.transport.RpcChannel;
 import dev.aerun.rpc.transport.RpcServer;
 import dev.aerun.rpc.transport.RpcTransport;
-import dev.aerun.runtime.apis.ApiProxyHandler;
 import dev.aerun.runtime.contract.AppBodyHandler;
 import dev.aerun.runtime.contract.RequestLimits;
 import dev.aerun.runtime.dev.DevStatusHandler;
@@ -17,7 +16,6 @@ import dev.aerun.runtime.dev.ReloadableHandler;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.lifecycle.DrainHandler;
 import dev.aerun.runtime.lifecycle.HealthHandler;
-import dev.aerun.runtime.lifecycle.WarmupHandler;
 import dev.aerun.runtime.load.BodyMemory;
 import dev.aerun.runtime.load.BodyTimeoutHandler;
 import dev.aerun.runtime.load.Capacity;
@@ -30,13 +28,11 @@ import dev.aerun.runtime.server.HandlerChain;
 import dev.aerun.runtime.server.PublicServer;
 import dev.aerun.runtime.server.PublicServerSpec;
 import dev.aerun.runtime.server.RuntimeServer;
-import dev.aerun.runtime.statics.StaticFilesHandler;
 import dev.aerun.runtime.webapp.Deployment;
 import io.grpc.Channel;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.util.Jetty;
 
@@ -243,16 +239,6 @@ public final class LegacyRpcServer extends RuntimeServer {
     Handler backPath = null;
     if (back != null) {
       Optional<Development> development = back.development();
-      // The app's own handlers, built again for each redeploy in development.
-      Function<Deployment, Handler> appHandlers =
-          app ->
-              HandlerChain.of(
-                  // The platform's warm-up and start requests, unless the app maps them itself.
-                  new WarmupHandler(app.warmupEnabled(), app.webappMaps()),
-                  // Answered before the webapp, as the platform's front end would.
-                  app.staticFiles().map(StaticFilesHandler::new).orElse(null),
-                  app.appEngineApis().map(ApiProxyHandler::new).orElse(null),
-                  app.webapp());
       backPath =
           HandlerChain.of(
               // The RPC connector set the request's attributes (the contract's outcome) from the
@@ -269,10 +255,11 @@ public final class LegacyRpcServer extends RuntimeServer {
               development.map(dev -> new DevStatusHandler(dev.statusPage())).orElse(null),
               development.map(Development::consoleHandler).orElse(null),
               development.isPresent() ? new DevLoginHandler() : null,
-              // With --watch, a new deployment's handlers replace these on each change.
+              // The app's own handlers (Deployment#handlers: warm-up, static files, the API SDK,
+              // the webapp); with --watch, a new deployment's replace them on each change.
               development.filter(Development::watch).isPresent()
-                  ? new ReloadableHandler(appHandlers, back.app())
-                  : appHandlers.apply(back.app()));
+                  ? new ReloadableHandler(Deployment::handlers, back.app())
+                  : back.app().handlers());
     }
     return new RequestPaths(frontPath, backPath);
   }

@@ -1,7 +1,11 @@
 package dev.aerun.runtime.webapp;
 
+import dev.aerun.runtime.apis.ApiProxyHandler;
 import dev.aerun.runtime.apis.AppEngineApis;
+import dev.aerun.runtime.lifecycle.WarmupHandler;
+import dev.aerun.runtime.server.HandlerChain;
 import dev.aerun.runtime.statics.StaticFiles;
+import dev.aerun.runtime.statics.StaticFilesHandler;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -39,6 +43,20 @@ public record Deployment(
    */
   public static Deployment of(Handler webapp) {
     return new Deployment(webapp, path -> false, false, Optional.empty(), Optional.empty());
+  }
+
+  /**
+   * The app's own handlers, the same in both serving modes and built again for each redeploy in
+   * development: the platform's warm-up and start requests (unless the app maps them itself), then
+   * the static files and the App Engine API SDK's environment, answered before the webapp as the
+   * platform's front end would, then the webapp.
+   */
+  public Handler handlers() {
+    return HandlerChain.of(
+        new WarmupHandler(warmupEnabled, webappMaps),
+        staticFiles.map(StaticFilesHandler::new).orElse(null),
+        appEngineApis.map(ApiProxyHandler::new).orElse(null),
+        webapp);
   }
 
   /** Deploys an app: the launcher's, called again for each redeploy in development. */
