@@ -349,6 +349,24 @@ public final class RuntimeProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs {@code jcmd PID COMMAND...} of the JDK whose launcher is {@code java} (e.g. a full GC, a
+   * class histogram, a JFR recording) and returns its output; fails with the output if it fails.
+   */
+  public static String jcmd(Path java, long pid, String... command)
+      throws IOException, InterruptedException {
+    List<String> line = new ArrayList<>(List.of(java.resolveSibling("jcmd").toString()));
+    line.add(Long.toString(pid));
+    line.addAll(List.of(command));
+    Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      process.destroyForcibly();
+      throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed: " + output);
+    }
+    return output;
+  }
+
   private static File nullDevice() {
     return new File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
   }

@@ -2,6 +2,7 @@ package dev.aerun.bench;
 
 import dev.aerun.bench.Results.CapacityRound;
 import dev.aerun.bench.Results.Failure;
+import dev.aerun.testing.RuntimeProcess;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -61,11 +62,16 @@ final class Bench {
   /** Runs the benchmarks of {@code options}; returns the results folder. */
   static Path run(BenchOptions options, String commandLine, PrintStream console) throws Exception {
     ServerProcess.Layout.of(options.repo()).check(options.ees());
+    if (options.runs(Scenario.H2C_PEAK)
+        && (Calibration.findOnPath("h2load") == null || Calibration.findOnPath("wrk") == null)) {
+      throw new IllegalStateException(
+          "--h2c-peak needs h2load (Debian: nghttp2-client) and wrk on the PATH");
+    }
     Bench bench = new Bench(options, console);
     long start = System.nanoTime();
     Instant startedAt = Instant.now();
     double loadBefore = loadAverage();
-    OtherCpu.Sample cpuBefore = OtherCpu.Sample.now();
+    Steal.Sample cpuBefore = Steal.Sample.now();
     bench.progress.note(
         "profile "
             + options.profile().name()
@@ -76,7 +82,7 @@ final class Bench {
     try (LoadGenerator client = new LoadGenerator()) {
       bench.measureAll(client);
     }
-    double others = cpuBefore.othersPercentUntil(OtherCpu.Sample.now());
+    double others = cpuBefore.othersPercentUntil(Steal.Sample.now());
     bench.results.meta =
         bench.meta(startedAt, (System.nanoTime() - start) / 1e9, commandLine, loadBefore, others);
     for (Path recording : bench.jfrRecordings) {
@@ -99,6 +105,7 @@ final class Bench {
     int perRound =
         (options.runs(Scenario.CPU) ? 1 : 0)
             + (options.runs(Scenario.CALIBRATE) ? 1 : 0)
+            + (options.runs(Scenario.H2C_PEAK) ? 1 : 0)
             + (options.runs(Scenario.LATENCY) ? 2 : 0)
             + (options.runs(Scenario.CAPACITY) ? 1 : 0);
     int steps = 0;
@@ -128,7 +135,8 @@ final class Bench {
     return options.runs(Scenario.CPU)
         || options.runs(Scenario.LATENCY)
         || options.runs(Scenario.CAPACITY)
-        || options.runs(Scenario.CALIBRATE);
+        || options.runs(Scenario.CALIBRATE)
+        || options.runs(Scenario.H2C_PEAK);
   }
 
   private void measureAll(LoadGenerator client) throws Exception {
@@ -187,6 +195,10 @@ final class Bench {
         if (options.runs(Scenario.CALIBRATE)) {
           String what = "calibrate: built-in, wrk" + of;
           step(peer, "ee10", what, () -> Calibration.round(client, server, profile, r, results));
+        }
+        if (options.runs(Scenario.H2C_PEAK)) {
+          String what = "h2c-peak: h2load h2c, wrk HTTP/1.1" + of;
+          step(peer, "ee10", what, () -> Calibration.h2cRound(client, server, profile, r, results));
         }
         if (options.runs(Scenario.CPU)) {
           step(
@@ -254,7 +266,7 @@ final class Bench {
   }
 
   private void jcmd(long pid, String... command) throws Exception {
-    ServerProcess.jcmd(options.java(), pid, command);
+    RuntimeProcess.jcmd(options.java(), pid, command);
   }
 
   /**

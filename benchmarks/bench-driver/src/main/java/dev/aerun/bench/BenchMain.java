@@ -30,10 +30,6 @@ public final class BenchMain {
             defaultRepo(), args.length > 1 ? Integer.parseInt(args[1]) : 50, System.out);
       } else {
         BenchOptions options = BenchOptions.parse(args, defaultRepo());
-        if (options.h2cPeak()) {
-          H2cPeak.run(options, System.out);
-          return 0;
-        }
         Bench.run(options, "java -jar bench-driver.jar " + String.join(" ", args), System.out);
       }
       return 0;

@@ -31,7 +31,6 @@ import java.util.Locale;
  * @param echoRounds server JVMs of each peer (but legacy mode's) that run the echo scenario
  * @param acceptEncoding the {@code Accept-Encoding} the CPU scenario's requests send, or null for
  *     none (every peer answers uncompressed)
- * @param h2cPeak whether to measure HTTP/2 cleartext peaks ({@link H2cPeak}) instead
  */
 public record BenchOptions(
     Profile profile,
@@ -49,8 +48,7 @@ public record BenchOptions(
     Duration soak,
     double soakRate,
     int echoRounds,
-    String acceptEncoding,
-    boolean h2cPeak) {
+    String acceptEncoding) {
 
   /** The EE versions the benchmarks know, in report order (each a {@code bench-app-<ee>.war}). */
   static final List<String> EES = List.of("ee10", "ee8", "ee11");
@@ -100,6 +98,7 @@ public record BenchOptions(
         --h2c-peak              instead of the benchmarks: peak throughput and CPU per
                                 request of GET /hello over h2c (h2load) and HTTP/1.1 (wrk),
                                 bare Jetty with h2c against HttpConnector mode, interleaved
+                                (--scenarios h2c-peak on bare,http, EE10)
         -h, --help              this text
 
       or: java -jar bench-driver.jar --jfr-summary FILE.jfr
@@ -200,6 +199,10 @@ public record BenchOptions(
       peers = List.of(Peer.BARE);
       ees = List.of("ee10");
       scenarios = List.of(Scenario.CALIBRATE);
+    } else if (h2cPeak) { // the h2c-peak scenario alone, bare Jetty and HttpConnector on EE10
+      peers = List.of(Peer.BARE, Peer.HTTP);
+      ees = List.of("ee10");
+      scenarios = List.of(Scenario.H2C_PEAK);
     }
     if (peers.isEmpty() || scenarios.isEmpty() || ees.isEmpty() || echoSizes.isEmpty()) {
       throw new UsageException("--peers, --scenarios, --ee and --echo-sizes must not be empty");
@@ -240,8 +243,7 @@ public record BenchOptions(
         soak,
         soakRate,
         echoRounds == null ? profile.echoRounds() : echoRounds,
-        acceptEncoding,
-        h2cPeak);
+        acceptEncoding);
   }
 
   private static double positive(String text, String option) throws UsageException {

@@ -15,71 +15,124 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The {@code calibrate} scenario ({@code --calibrate}): the built-in load generator and {@code wrk
- * -t1 -c16} against the same server ({@code GET /hello}, closed loop), interleaved round by round,
- * each with the generator's and the server's CPU per request. Calibrated when the built-in median
- * peak is within 15 % of wrk's; "not calibrated" without {@code wrk} on the PATH.
+ * The scenarios that load {@code GET /hello} closed loop with 16 connections from other load
+ * generators, interleaved round by round, each run with the generator's and the server's CPU per
+ * request:
+ *
+ * <ul>
+ *   <li>{@code calibrate} ({@code --calibrate}): the built-in generator and {@code wrk -t1 -c16}
+ *       against the same server. Calibrated when the built-in median peak is within 15 % of wrk's;
+ *       "not calibrated" without {@code wrk} on the PATH.
+ *   <li>{@code h2c-peak} ({@code --h2c-peak}): the built-in generator speaks HTTP/1.1 only, so
+ *       {@code h2load} (nghttp2: h2c with prior knowledge, one stream per connection) measures the
+ *       peak over HTTP/2 cleartext and {@code wrk} the same peer's over HTTP/1.1.
+ * </ul>
  */
 final class Calibration {
   private static final Pattern WRK_RATE = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
   private static final Pattern WRK_REQUESTS = Pattern.compile("(\\d+) requests in");
+  private static final Pattern H2LOAD_DONE =
+      Pattern.compile("requests: \\d+ total, \\d+ started, (\\d+) done, (\\d+) succeeded");
+  private static final Pattern H2LOAD_TIME = Pattern.compile("finished in ([0-9.]+)(ms|s),");
   private static final Load HELLO = new Load("GET", "/hello", null);
+  static final String H2C = "h2load (h2c)";
+  static final String HTTP1 = "wrk (HTTP/1.1)";
 
   private Calibration() {}
 
-  /** One round: the built-in closed loop, then wrk if it is on the PATH. */
+  /** One calibration round: the built-in closed loop, then wrk if it is on the PATH. */
   static String round(
       LoadGenerator client, ServerProcess server, Profile profile, int round, Results results)
       throws Exception {
     int port = server.awaitPort();
-    int connections = LoadGenerator.CLOSED_LOOP_CONNECTIONS;
     Duration time = profile.peakTime();
     if (round == 1) {
       TimingScenarios.warmUp(client, server.pid(), port, HELLO, profile.warmupTime());
     }
     CpuClock.ProcessCpu before = CpuClock.of(server.pid());
-    ClosedRun run = client.closedLoop(port, HELLO, connections, time);
+    ClosedRun run = client.closedLoop(port, HELLO, LoadGenerator.CLOSED_LOOP_CONNECTIONS, time);
     double serverCpu = perRequest(CpuClock.of(server.pid()).minus(before), run.ok() + run.errors());
     String peer = server.peer().id;
     CalibrationRow builtIn =
         new CalibrationRow(
             peer, round, "built-in", run.rate(), run.generatorCpuMicrosPerRequest(), serverCpu);
     results.calibration.add(builtIn);
-    String wrk = findOnPath("wrk");
-    if (wrk == null) {
+    if (findOnPath("wrk") == null) {
       return line(builtIn);
     }
+    CalibrationRow byWrk = external("wrk", server, time, round);
+    results.calibration.add(byWrk);
+    return line(builtIn) + "; wrk " + line(byWrk);
+  }
+
+  /**
+   * One h2c-peak round: h2load over h2c, then wrk over HTTP/1.1; the first round is preceded by a
+   * warm-up of both protocols' code paths.
+   */
+  static String h2cRound(
+      LoadGenerator client, ServerProcess server, Profile profile, int round, Results results)
+      throws Exception {
+    Duration time = profile.peakTime();
+    if (round == 1) {
+      TimingScenarios.warmUp(client, server.pid(), server.awaitPort(), HELLO, profile.warmupTime());
+      external(H2C, server, time, round);
+    }
+    CalibrationRow h2c = external(H2C, server, time, round);
+    CalibrationRow http1 = external(HTTP1, server, time, round);
+    results.h2cPeak.addAll(List.of(h2c, http1));
+    return "h2c " + line(h2c) + "; HTTP/1.1 " + line(http1);
+  }
+
+  /**
+   * One closed-loop run of {@code generator} ({@code wrk}, {@link #H2C} or {@link #HTTP1}) on
+   * {@code GET /hello} for {@code time}, with its CPU per request (a reaped child of this JVM) and
+   * the server's.
+   */
+  private static CalibrationRow external(
+      String generator, ServerProcess server, Duration time, int round) throws Exception {
+    boolean h2load = generator.equals(H2C);
+    String tool = findOnPath(h2load ? "h2load" : "wrk");
+    if (tool == null) {
+      throw new IllegalStateException(
+          (h2load ? "h2load (Debian: nghttp2-client)" : "wrk") + " is not on the PATH");
+    }
+    String url = "http://127.0.0.1:" + server.awaitPort() + "/hello";
+    String seconds = String.valueOf(Math.max(1, time.toSeconds()));
+    String connections = "-c" + LoadGenerator.CLOSED_LOOP_CONNECTIONS;
+    List<String> command =
+        h2load
+            ? List.of(tool, "-t1", connections, "-m1", "-D" + seconds, url)
+            : List.of(tool, "-t1", connections, "-d" + seconds + "s", url);
     long childrenBefore = childrenCpuNanos();
-    before = CpuClock.of(server.pid());
-    String seconds = "-d" + Math.max(1, time.toSeconds()) + "s";
-    String url = "http://127.0.0.1:" + port + "/hello";
-    Process process =
-        new ProcessBuilder(wrk, "-t1", "-c" + connections, seconds, url)
-            .redirectErrorStream(true)
-            .start();
+    CpuClock.ProcessCpu before = CpuClock.of(server.pid());
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String text = new String(process.getInputStream().readAllBytes());
     if (!process.waitFor(time.toSeconds() + 60, TimeUnit.SECONDS)) {
       process.destroyForcibly();
-      throw new IllegalStateException("wrk did not end");
+      throw new IllegalStateException(tool + " did not end");
     }
-    CpuClock.ProcessCpu wrkServerCpu = CpuClock.of(server.pid()).minus(before);
-    long wrkCpu = childrenCpuNanos() - childrenBefore; // wrk's, a reaped child of this JVM
-    Matcher rate = WRK_RATE.matcher(text);
-    Matcher requests = WRK_REQUESTS.matcher(text);
-    if (process.exitValue() != 0 || !rate.find() || !requests.find()) {
-      throw new IllegalStateException("wrk failed:\n" + text);
+    CpuClock.ProcessCpu serverCpu = CpuClock.of(server.pid()).minus(before);
+    long generatorCpu = childrenCpuNanos() - childrenBefore;
+    Matcher requests = (h2load ? H2LOAD_DONE : WRK_REQUESTS).matcher(text);
+    Matcher rate = (h2load ? H2LOAD_TIME : WRK_RATE).matcher(text);
+    if (process.exitValue() != 0 || !requests.find() || !rate.find()) {
+      throw new IllegalStateException(tool + " failed:\n" + text);
     }
-    long n = Math.max(1, Long.parseLong(requests.group(1)));
-    CalibrationRow byWrk =
-        new CalibrationRow(
-            peer,
-            round,
-            "wrk",
-            Double.parseDouble(rate.group(1)),
-            wrkCpu < 0 ? Double.NaN : wrkCpu / 1000.0 / n,
-            perRequest(wrkServerCpu, n));
-    results.calibration.add(byWrk);
-    return line(builtIn) + "; wrk " + line(byWrk);
+    if (h2load && !requests.group(1).equals(requests.group(2))) {
+      throw new IllegalStateException("h2load: not every request succeeded:\n" + text);
+    }
+    long n = Math.max(1, Long.parseLong(requests.group(h2load ? 2 : 1)));
+    double perSecond = Double.parseDouble(rate.group(1));
+    if (h2load) { // h2load says how long it took, wrk the rate
+      perSecond = n / (perSecond / (rate.group(2).equals("ms") ? 1000 : 1));
+    }
+    return new CalibrationRow(
+        server.peer().id,
+        round,
+        generator,
+        perSecond,
+        generatorCpu < 0 ? Double.NaN : generatorCpu / 1000.0 / n,
+        perRequest(serverCpu, n));
   }
 
   /** The verdict on a calibration's rows, with the ratio of the median peaks. */
@@ -108,8 +161,8 @@ final class Calibration {
   static long childrenCpuNanos() {
     try {
       String stat = Files.readString(Path.of("/proc/self/stat"));
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-      return (Long.parseLong(f[13]) + Long.parseLong(f[14])) * 10_000_000L; // fields 16 and 17
+      return (CpuClock.statField(stat, 16) + CpuClock.statField(stat, 17))
+          * CpuClock.NANOS_PER_TICK;
     } catch (IOException | RuntimeException e) {
       return -1;
     }

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * a core as compiling.
  */
 final class CpuClock {
-  private static final long NANOS_PER_TICK = 10_000_000; // USER_HZ is 100 on Linux
+  static final long NANOS_PER_TICK = 10_000_000; // USER_HZ is 100 on Linux
 
   private CpuClock() {}
 
@@ -139,12 +139,15 @@ final class CpuClock {
     }
   }
 
-  /** utime + stime of a {@code /proc/.../stat} line (fields 14 and 15, after the name). */
+  /** utime + stime of a {@code /proc/.../stat} line. */
   static long statTicks(String stat) {
-    String afterName = stat.substring(stat.lastIndexOf(')') + 2);
-    String[] fields = afterName.trim().split("\\s+");
-    // fields[0] is field 3 (state): utime is field 14, stime field 15.
-    return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    return statField(stat, 14) + statField(stat, 15);
+  }
+
+  /** Field {@code number} (4 or more, as proc(5) counts them) of a {@code /proc/.../stat} line. */
+  static long statField(String stat, int number) {
+    String[] afterName = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+    return Long.parseLong(afterName[number - 3]); // afterName[0] is field 3, the state
   }
 
   private static String read(Path file) throws IOException {

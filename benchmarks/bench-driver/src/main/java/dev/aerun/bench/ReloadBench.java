@@ -119,7 +119,7 @@ final class ReloadBench {
   }
 
   private static String jcmd(long pid, String command) throws Exception {
-    return ServerProcess.jcmd(
+    return RuntimeProcess.jcmd(
         Path.of(System.getProperty("java.home"), "bin", "java"), pid, command);
   }
 }

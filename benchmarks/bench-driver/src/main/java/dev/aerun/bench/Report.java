@@ -297,7 +297,7 @@ final class Report {
     table("Size", allocated, true);
     if (jvms > 1) {
       md.append("Per server JVM (each the median of its windows), lowest to highest:\n\n");
-      header("Size", List.of());
+      header("Size", peerColumns(), List.of());
       for (long size : sizes) {
         md.append("| ").append(size(size));
         for (Peer peer : peers) {
@@ -563,41 +563,50 @@ final class Report {
         f("%.0f ms"));
   }
 
+  /** The runs of other load generators: {@code --calibrate}'s and {@code --h2c-peak}'s. */
   private void calibration() {
-    List<Results.CalibrationRow> rows = results.calibration;
-    if (rows.isEmpty()) {
-      return;
+    if (!results.calibration.isEmpty()) {
+      md.append("## Calibration: the built-in load generator against wrk\n\n");
+      md.append(
+          "`GET /hello`, closed loop, 16 connections, the built-in generator and `wrk -t1 -c16`"
+              + " interleaved round by round; median (min–max) of the rounds.\n\n");
+      generators(results.calibration, List.of("built-in", "wrk"));
+      md.append("Verdict: **").append(results.generator.calibration()).append("**.\n\n");
     }
-    md.append("## Calibration: the built-in load generator against wrk\n\n");
-    md.append(
-        "`GET /hello`, closed loop, 16 connections, the built-in generator and `wrk -t1 -c16`"
-            + " interleaved round by round; median (min–max) of the rounds.\n\n");
+    if (!results.h2cPeak.isEmpty()) {
+      md.append("## HTTP/2 cleartext: peak throughput of small GETs (EE10)\n\n");
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "`GET /hello`, closed loop, 16 connections (h2load: one stream each, h2c with prior"
+                  + " knowledge; wrk: HTTP/1.1 keep-alive), %d s per run, the peers and protocols"
+                  + " interleaved round by round; median (min–max) of the rounds.%n%n",
+              (quick ? Profile.quick() : Profile.full()).peakTime().toSeconds()));
+      generators(results.h2cPeak, List.of(Calibration.H2C, Calibration.HTTP1));
+    }
+  }
+
+  /** Per peer, a table of {@code generators}' runs: the peak and both ends' CPU per request. */
+  private void generators(List<Results.CalibrationRow> rows, List<String> generators) {
+    List<String[]> columns = generators.stream().map(g -> new String[] {g, g}).toList();
     for (Peer peer : peers) {
       List<Results.CalibrationRow> own =
           rows.stream().filter(r -> r.peer().equals(peer.id)).toList();
-      if (own.isEmpty()) {
-        continue;
+      if (!own.isEmpty()) {
+        Rows<Results.CalibrationRow> figures =
+            rows(own, Results.CalibrationRow::generator)
+                .spread("Peak (req/s)", Results.CalibrationRow::rate, WHOLE)
+                .spread(
+                    "Generator CPU per request (µs)",
+                    Results.CalibrationRow::generatorCpuMicrosPerRequest,
+                    f("%.1f"))
+                .spread(
+                    "Server CPU per request (µs)",
+                    Results.CalibrationRow::serverCpuMicrosPerRequest,
+                    f("%.1f"));
+        table(peer.label, figures.list, columns, List.of());
       }
-      md.append("| ").append(peer.label).append(" | built-in | wrk |\n|---|---:|---:|\n");
-      Rows<Results.CalibrationRow> figures =
-          rows(own, Results.CalibrationRow::generator)
-              .spread("Peak (req/s)", Results.CalibrationRow::rate, WHOLE)
-              .spread(
-                  "Generator CPU per request (µs)",
-                  r -> r.generatorCpuMicrosPerRequest(),
-                  f("%.1f"))
-              .spread("Server CPU per request (µs)", r -> r.serverCpuMicrosPerRequest(), f("%.1f"));
-      for (Row row : figures.list) {
-        md.append("| ").append(row.name());
-        for (String generator : List.of("built-in", "wrk")) {
-          md.append(" | ")
-              .append(row.byPeer().getOrDefault(generator, Spread.NONE).format(row.format()));
-        }
-        md.append(" |\n");
-      }
-      md.append('\n');
     }
-    md.append("Verdict: **").append(results.generator.calibration()).append("**.\n\n");
   }
 
   private void soak() {
@@ -733,15 +742,21 @@ final class Report {
    * two spreads overlap (within noise).
    */
   private void table(String first, List<Row> rows, boolean ratios) {
-    List<String[]> columns = ratios ? ratioColumns() : List.of();
-    header(first, columns);
+    table(first, rows, peerColumns(), ratios ? ratioColumns() : List.of());
+  }
+
+  /**
+   * A table of {@code columns} ({id, title}) and {@code ratios} ({numerator, denominator, title}).
+   */
+  private void table(String first, List<Row> rows, List<String[]> columns, List<String[]> ratios) {
+    header(first, columns, ratios);
     for (Row row : rows) {
       md.append("| ").append(row.name());
-      for (Peer peer : peers) {
-        Spread v = row.byPeer().get(peer.id);
+      for (String[] column : columns) {
+        Spread v = row.byPeer().get(column[0]);
         md.append(" | ").append(v == null ? "–" : v.format(row.format()));
       }
-      for (String[] ratio : columns) {
+      for (String[] ratio : ratios) {
         md.append(" | ").append(ratio(row.byPeer().get(ratio[0]), row.byPeer().get(ratio[1])));
       }
       md.append(" |\n");
@@ -749,12 +764,16 @@ final class Report {
     md.append('\n');
   }
 
-  /** A table's header: {@code first}, one column per peer, then the ratio columns. */
-  private void header(String first, List<String[]> ratioColumns) {
+  private List<String[]> peerColumns() {
+    return peers.stream().map(p -> new String[] {p.id, p.label}).toList();
+  }
+
+  /** A table's header: {@code first}, the columns, then the ratio columns. */
+  private void header(String first, List<String[]> columns, List<String[]> ratios) {
     md.append("| ").append(first);
-    peers.forEach(p -> md.append(" | ").append(p.label));
-    ratioColumns.forEach(r -> md.append(" | ").append(r[2]));
-    md.append(" |\n|---").append("|---:".repeat(peers.size() + ratioColumns.size())).append("|\n");
+    columns.forEach(c -> md.append(" | ").append(c[1]));
+    ratios.forEach(r -> md.append(" | ").append(r[2]));
+    md.append(" |\n|---").append("|---:".repeat(columns.size() + ratios.size())).append("|\n");
   }
 
   private static String ratio(Spread a, Spread b) {

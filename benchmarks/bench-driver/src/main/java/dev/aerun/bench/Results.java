@@ -20,6 +20,7 @@ final class Results {
   public final List<ColdStartRow> coldStart = new ArrayList<>();
   public final List<SoakRow> soak = new ArrayList<>();
   public final List<CalibrationRow> calibration = new ArrayList<>();
+  public final List<CalibrationRow> h2cPeak = new ArrayList<>();
   public final List<ProcessRow> processes = new ArrayList<>();
   public final List<TargetRow> targets = new ArrayList<>();
   public final List<String> measurementProblems = new ArrayList<>();
@@ -28,7 +29,7 @@ final class Results {
   public final List<Failure> failures = new ArrayList<>();
 
   /**
-   * The run: what, where, how. {@code otherCpuPercent} (see {@link OtherCpu}) tells whether
+   * The run: what, where, how. {@code otherCpuPercent} (see {@link Steal.Sample}) tells whether
    * something else used the machine meanwhile; the load averages (one minute, before and after the
    * run) are kept for the record, the one after counting the run itself.
    */
@@ -235,7 +236,10 @@ final class Results {
   /** A look at the server during a soak: heap after a full GC, threads, open descriptors. */
   record SoakSample(double elapsedSeconds, long heapAfterGcBytes, int threads, int fds) {}
 
-  /** One calibration run ({@link Calibration}) of a generator, built-in or wrk, on one peer. */
+  /**
+   * One closed-loop run of a generator on one peer ({@link Calibration}): built-in or wrk ({@code
+   * calibration}), h2load over h2c or wrk over HTTP/1.1 ({@code h2cPeak}).
+   */
   record CalibrationRow(
       String peer,
       int round,

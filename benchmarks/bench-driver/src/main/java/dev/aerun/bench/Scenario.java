@@ -10,7 +10,8 @@ enum Scenario {
   CAPACITY("capacity"),
   COLDSTART("coldstart"),
   SOAK("soak"),
-  CALIBRATE("calibrate");
+  CALIBRATE("calibrate"),
+  H2C_PEAK("h2c-peak");
 
   /** What runs unless {@code --scenarios} says otherwise: everything but the long soak. */
   static final java.util.List<Scenario> DEFAULT =
@@ -31,6 +32,6 @@ enum Scenario {
     throw new IllegalArgumentException(
         "unknown scenario '"
             + id
-            + "': expected echo, cpu, latency, capacity, coldstart, soak or calibrate");
+            + "': expected echo, cpu, latency, capacity, coldstart, soak, calibrate or h2c-peak");
   }
 }

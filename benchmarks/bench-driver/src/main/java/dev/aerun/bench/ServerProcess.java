@@ -223,20 +223,6 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
-  /** Runs {@code jcmd PID COMMAND...} of the JDK whose launcher is {@code java}; its output. */
-  static String jcmd(Path java, long pid, String... command) throws Exception {
-    List<String> line = new ArrayList<>(List.of(java.resolveSibling("jcmd").toString()));
-    line.add(Long.toString(pid));
-    line.addAll(List.of(command));
-    Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes());
-    if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-      process.destroyForcibly();
-      throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed: " + output);
-    }
-    return output;
-  }
-
   static void sleepMillis(long millis) {
     try {
       Thread.sleep(millis);

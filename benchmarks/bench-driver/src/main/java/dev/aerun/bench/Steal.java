@@ -66,38 +66,45 @@ final class Steal {
     void sleep(long millis) throws InterruptedException;
   }
 
-  /** The steal and total ticks of {@code /proc/stat}'s {@code cpu} line. */
-  record Sample(long stealTicks, long totalTicks) {
-    static final Sample UNKNOWN = new Sample(-1, -1);
+  /**
+   * A reading of {@code /proc/stat}'s {@code cpu} line, in clock ticks: the steal, the machine's
+   * time in all, its time spent running anything (not idle, waiting for I/O or stolen); and this
+   * process's user and system time with its reaped children's ({@code /proc/self/stat}: the servers
+   * and wrk, all stopped by the end of a run).
+   */
+  record Sample(long stealTicks, long totalTicks, long busyTicks, long ownTicks) {
+    static final Sample UNKNOWN = new Sample(-1, -1, -1, -1);
 
     /** Now, or {@link #UNKNOWN} where there is no {@code /proc/stat} or no steal in it. */
     static Sample now() {
       try {
-        return parse(Files.readAllLines(PROC_STAT).get(0));
+        return parse(
+            Files.readAllLines(PROC_STAT).get(0), Files.readString(Path.of("/proc/self/stat")));
       } catch (IOException | RuntimeException e) {
         return UNKNOWN;
       }
     }
 
-    static Sample parse(String cpuLine) {
-      long[] ticks = cpuTicks(cpuLine);
-      return ticks == null ? UNKNOWN : new Sample(ticks[7], Arrays.stream(ticks).sum());
-    }
-
     /**
-     * User, nice, system, idle, iowait, irq, softirq and steal ticks of the {@code cpu} line (the
-     * guest times after them are counted in user); null if {@code cpuLine} is not that line.
+     * From the {@code cpu} line's user, nice, system, idle, iowait, irq, softirq and steal ticks
+     * (the guest times after them are counted in user) and {@code selfStat}'s utime, stime, cutime
+     * and cstime; {@link #UNKNOWN} if {@code cpuLine} is not that line.
      */
-    static long[] cpuTicks(String cpuLine) {
+    static Sample parse(String cpuLine, String selfStat) {
       String[] fields = cpuLine.trim().split("\\s+");
       if (!fields[0].equals("cpu") || fields.length < 9) {
-        return null;
+        return UNKNOWN;
       }
       long[] ticks = new long[8];
       for (int i = 0; i < 8; i++) {
         ticks[i] = Long.parseLong(fields[i + 1]);
       }
-      return ticks;
+      long total = Arrays.stream(ticks).sum();
+      long own = 0;
+      for (int field = 14; field <= 17; field++) {
+        own += CpuClock.statField(selfStat, field);
+      }
+      return new Sample(ticks[7], total, total - ticks[3] - ticks[4] - ticks[7], own);
     }
 
     boolean known() {
@@ -110,6 +117,19 @@ final class Steal {
         return Double.NaN;
       }
       return 100.0 * (later.stealTicks - stealTicks) / (later.totalTicks - totalTicks);
+    }
+
+    /**
+     * Other processes' share of the machine's CPU from this reading to {@code later}, in percent
+     * (its busy time less this process's and its reaped children's); NaN if not known. Unlike the
+     * load average, it neither counts the run itself nor the minute before it.
+     */
+    double othersPercentUntil(Sample later) {
+      if (!known() || !later.known() || later.totalTicks <= totalTicks) {
+        return Double.NaN;
+      }
+      long others = (later.busyTicks - busyTicks) - (later.ownTicks - ownTicks);
+      return 100.0 * Math.max(0, others) / (later.totalTicks - totalTicks);
     }
   }
 

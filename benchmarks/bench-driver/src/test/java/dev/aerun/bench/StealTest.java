@@ -12,11 +12,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class StealTest {
+  private static final String SELF = "42 (java) S 1 1 1 0 -1 0 0 0 0 0 1 2 3 4 20 0";
 
   @Test
   void readsStealFromTheCpuLine() {
-    Steal.Sample a = Steal.Sample.parse("cpu  3783748 40567 274171 538008 2115 0 17373 113907 0 0");
-    Steal.Sample b = Steal.Sample.parse("cpu  3784042 40567 274355 541965 2115 0 17397 114085 0 0");
+    Steal.Sample a =
+        Steal.Sample.parse("cpu  3783748 40567 274171 538008 2115 0 17373 113907 0 0", SELF);
+    Steal.Sample b =
+        Steal.Sample.parse("cpu  3784042 40567 274355 541965 2115 0 17397 114085 0 0", SELF);
     assertEquals(113907, a.stealTicks());
     // 178 ticks of steal out of 4,637 ticks in all.
     assertEquals(100.0 * 178 / 4637, a.percentUntil(b), 1e-9);
@@ -24,7 +27,7 @@ class StealTest {
 
   @Test
   void noStealFigureIsUnknownNotZero() {
-    Steal.Sample old = Steal.Sample.parse("cpu  1 2 3 4 5 6 7");
+    Steal.Sample old = Steal.Sample.parse("cpu  1 2 3 4 5 6 7", SELF);
     assertFalse(old.known());
     assertTrue(Double.isNaN(old.percentUntil(old)));
     // Unknown steal never makes a phase run again.
@@ -111,9 +114,9 @@ class StealTest {
     ArrayDeque<Steal.Sample> samples = new ArrayDeque<>();
     long total = 0;
     for (long s : steal) {
-      samples.add(new Steal.Sample(s, total));
+      samples.add(new Steal.Sample(s, total, 0, 0));
       total += 100;
     }
-    return () -> samples.isEmpty() ? new Steal.Sample(0, Long.MAX_VALUE) : samples.poll();
+    return () -> samples.isEmpty() ? new Steal.Sample(0, Long.MAX_VALUE, 0, 0) : samples.poll();
   }
 }

@@ -120,14 +120,8 @@ class DevServerTest {
   }
 
   private static String jcmd(long pid, String command) throws Exception {
-    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    Process p =
-        new ProcessBuilder(jcmd.toString(), String.valueOf(pid), command)
-            .redirectErrorStream(true)
-            .start();
-    String output = new String(p.getInputStream().readAllBytes());
-    assertEquals(0, p.waitFor(), output);
-    return output;
+    return RuntimeProcess.jcmd(
+        Path.of(System.getProperty("java.home"), "bin", "java"), pid, command);
   }
 
   @Test

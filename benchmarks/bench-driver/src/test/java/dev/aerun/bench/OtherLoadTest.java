@@ -7,21 +7,21 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Other processes' share of the machine during a run, and what the report says of it. */
-class OtherCpuTest {
+class OtherLoadTest {
   private static final String SELF = "4242 (java (driver)) S 1 1 1 0 -1 0 0 0 0 0 %d %d %d %d 20 0";
 
-  private static OtherCpu.Sample sample(
+  private static Steal.Sample sample(
       long user, long idle, long iowait, long steal, long ownUser, long children) {
     String cpu = "cpu  " + user + " 0 0 " + idle + " " + iowait + " 0 0 " + steal + " 0 0";
-    return OtherCpu.Sample.parse(cpu, String.format(SELF, ownUser, 0, children, 0));
+    return Steal.Sample.parse(cpu, String.format(SELF, ownUser, 0, children, 0));
   }
 
   @Test
   void othersAreTheMachinesBusyTimeLessOwnAndReapedChildren() {
-    OtherCpu.Sample before = sample(1_000, 5_000, 100, 50, 10, 0);
+    Steal.Sample before = sample(1_000, 5_000, 100, 50, 10, 0);
     // 1,000 ticks in all: 600 busy, of which 450 this driver (150) and its servers (300); 300 idle
     // or waiting for I/O, 100 stolen.
-    OtherCpu.Sample after = sample(1_600, 5_250, 150, 150, 160, 300);
+    Steal.Sample after = sample(1_600, 5_250, 150, 150, 160, 300);
     assertEquals(15.0, before.othersPercentUntil(after), 1e-9);
   }
 
@@ -40,10 +40,9 @@ class OtherCpuTest {
 
   @Test
   void notKnown_withoutProc() {
-    assertTrue(Double.isNaN(OtherCpu.Sample.UNKNOWN.othersPercentUntil(OtherCpu.Sample.now())));
+    assertTrue(Double.isNaN(Steal.Sample.UNKNOWN.othersPercentUntil(Steal.Sample.now())));
     assertEquals(
-        OtherCpu.Sample.UNKNOWN,
-        OtherCpu.Sample.parse("intr 1 2 3", String.format(SELF, 1, 1, 1, 1)));
+        Steal.Sample.UNKNOWN, Steal.Sample.parse("intr 1 2 3", String.format(SELF, 1, 1, 1, 1)));
   }
 
   private static Results.Meta meta(double loadBefore, double loadAfter, double others) {
