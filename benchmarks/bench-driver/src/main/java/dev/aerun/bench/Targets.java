@@ -60,29 +60,45 @@ final class Targets {
 
   static List<TargetRow> evaluate(Results r) {
     return List.of(
-        allocationVsBare(r),
+        // Judged on every window of every server JVM (both kinds of noise); the figure is the
+        // difference of the JVMs' medians, as the tables show.
+        echo(
+            r,
+            "Allocation per request: HttpConnector within 4 KiB of bare Jetty at every size",
+            "bare",
+            0,
+            (row, name, bare, http) -> {
+              Spread h = windows(http);
+              Spread b = windows(bare);
+              double difference =
+                  echoMedian(http, EchoRow::allocatedBytesPerRequest)
+                      - echoMedian(bare, EchoRow::allocatedBytesPerRequest);
+              row.add(
+                  name + differenceFigure(difference, h, b),
+                  Verdicts.differenceAtMost(h, b, ECHO_ALLOCATION_BOUND));
+            }),
         allocationAtFixedRate(r),
         echo(
             r,
             "Allocation per request: legacy ≥ 10 × HttpConnector at 1 MiB and 30 MiB",
             "legacy",
             1024 * 1024,
-            (legacy, http) -> {
+            (row, name, legacy, http) -> {
               double ratio =
                   echoMedian(legacy, EchoRow::allocatedBytesPerRequest)
                       / Math.max(1, echoMedian(http, EchoRow::allocatedBytesPerRequest));
-              return new Row("").add(String.format(Locale.ROOT, "%.1f×", ratio), ratio >= 10);
+              row.add(name + String.format(Locale.ROOT, "%.1f×", ratio), ratio >= 10);
             }),
         echo(
             r,
             "Heap inside the servlet during a 30 MiB echo: HttpConnector within 2 MiB of bare",
             "bare",
             30L * 1024 * 1024,
-            (bare, http) -> {
+            (row, name, bare, http) -> {
               double diff =
                   echoMedian(http, EchoRow::heapAfterGcBytes)
                       - echoMedian(bare, EchoRow::heapAfterGcBytes);
-              return new Row("").add(signed(diff), diff <= 2 * 1024 * 1024);
+              row.add(name + signed(diff), diff <= 2 * 1024 * 1024);
             }),
         cpu(r, "bare", 1.05, "Server CPU per request: HttpConnector ≤ 1.05 × bare Jetty"),
         cpu(r, "legacy", 0.85, "Server CPU per request: HttpConnector ≤ 0.85 × legacy"),
@@ -129,53 +145,26 @@ final class Targets {
     return Stats.median(rows.stream().map(figure::applyAsDouble).toList());
   }
 
+  /** A case of an echo target: HttpConnector's rows against the other peer's at one size. */
+  private interface EchoCase {
+    void judge(Row row, String name, List<EchoRow> other, List<EchoRow> http);
+  }
+
   /**
    * HttpConnector against {@code other} at every echo size of every EE from {@code from} bytes on
-   * (the figure names the size when the target covers several).
+   * (the case's name gives the size when the target covers several).
    */
   private static TargetRow echo(
-      Results r,
-      String target,
-      String other,
-      long from,
-      BiFunction<List<EchoRow>, List<EchoRow>, Row> judge) {
+      Results r, String target, String other, long from, EchoCase echoCase) {
     Row row = new Row(target);
     for (String ee : BenchOptions.EES) {
       for (long size : sizes(r, ee)) {
         List<EchoRow> http = echo(r, ee, "http", size);
         List<EchoRow> base = echo(r, ee, other, size);
         if (size >= from && !http.isEmpty() && !base.isEmpty()) {
-          Row judged = judge.apply(base, http);
           String name =
               ee.toUpperCase(Locale.ROOT) + (from >= 30L << 20 ? "" : " " + Report.size(size));
-          row.add(name + ": " + judged.figures.get(0), judged.verdicts.get(0));
-        }
-      }
-    }
-    return row.done();
-  }
-
-  /**
-   * Allocation per echo request against bare Jetty, judged on every window of every server JVM
-   * (both kinds of noise); the figure is the difference of the JVMs' medians, as the tables show.
-   */
-  private static TargetRow allocationVsBare(Results r) {
-    Row row =
-        new Row("Allocation per request: HttpConnector within 4 KiB of bare Jetty at every size");
-    for (String ee : BenchOptions.EES) {
-      for (long size : sizes(r, ee)) {
-        List<EchoRow> http = echo(r, ee, "http", size);
-        List<EchoRow> bare = echo(r, ee, "bare", size);
-        if (!http.isEmpty() && !bare.isEmpty()) {
-          Spread h = windows(http);
-          Spread b = windows(bare);
-          double difference =
-              echoMedian(http, EchoRow::allocatedBytesPerRequest)
-                  - echoMedian(bare, EchoRow::allocatedBytesPerRequest);
-          String name = ee.toUpperCase(Locale.ROOT) + " " + Report.size(size) + ": ";
-          row.add(
-              name + differenceFigure(difference, h, b),
-              Verdicts.differenceAtMost(h, b, ECHO_ALLOCATION_BOUND));
+          echoCase.judge(row, name + ": ", base, http);
         }
       }
     }
