@@ -122,20 +122,18 @@ final class Report {
   private void markdown() throws IOException {
     Results.Meta meta = results.meta;
     md.append("# aerun benchmarks: ").append(meta.profile()).append(" profile\n\n");
-    md.append(
-        String.format(
-            Locale.ROOT,
-            "Run %s, %.0f s, on %d cores and %s of memory (%s). Server JVMs: Java %s, `%s`,"
-                + " Jetty %s. Load from one separate JVM (Java %s) on 127.0.0.1.%n%n",
-            meta.startedAt(),
-            meta.durationSeconds(),
-            meta.cores(),
-            bytes(meta.memoryBytes()),
-            meta.os(),
-            meta.serverJavaVersion(),
-            String.join(" ", meta.jvmFlags()),
-            meta.jettyVersion(),
-            meta.driverJavaVersion()));
+    printf(
+        "Run %s, %.0f s, on %d cores and %s of memory (%s). Server JVMs: Java %s, `%s`,"
+            + " Jetty %s. Load from one separate JVM (Java %s) on 127.0.0.1.%n%n",
+        meta.startedAt(),
+        meta.durationSeconds(),
+        meta.cores(),
+        bytes(meta.memoryBytes()),
+        meta.os(),
+        meta.serverJavaVersion(),
+        String.join(" ", meta.jvmFlags()),
+        meta.jettyVersion(),
+        meta.driverJavaVersion());
     md.append("Command: `").append(meta.command()).append("`\n\n").append(machineNote(meta));
     md.append(
         "Peers, each its own server JVM with the same flags and WAR: **bare Jetty** (no runtime"
@@ -181,32 +179,24 @@ final class Report {
       return;
     }
     if (Verdicts.mostlyUnmeasurable(g.notMeasurablePhases(), g.fixedRatePhases())) {
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "> **%d of the %d fixed-rate phases are not measurable on this machine**: the load"
-                  + " generator's p99 schedule lag was over 10 %% of the p99 latency it reported."
-                  + " Their latency verdicts say so instead of met or missed.%n%n",
-              g.notMeasurablePhases(),
-              g.fixedRatePhases()));
+      printf(
+          "> **%d of the %d fixed-rate phases are not measurable on this machine**: the load"
+              + " generator's p99 schedule lag was over 10 %% of the p99 latency it reported."
+              + " Their latency verdicts say so instead of met or missed.%n%n",
+          g.notMeasurablePhases(), g.fixedRatePhases());
     }
     md.append("Load generator: ").append(g.engine()).append(". ");
     if (!Double.isNaN(g.cpuMicrosPerRequestAtPeak())) {
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "Its CPU per request at the servers' peak: %s, the servers' %s (%.2f×). ",
-              micros(g.cpuMicrosPerRequestAtPeak()),
-              micros(g.serverCpuMicrosPerRequestAtPeak()),
-              g.cpuMicrosPerRequestAtPeak() / g.serverCpuMicrosPerRequestAtPeak()));
+      printf(
+          "Its CPU per request at the servers' peak: %s, the servers' %s (%.2f×). ",
+          micros(g.cpuMicrosPerRequestAtPeak()),
+          micros(g.serverCpuMicrosPerRequestAtPeak()),
+          g.cpuMicrosPerRequestAtPeak() / g.serverCpuMicrosPerRequestAtPeak());
     }
     if (g.fixedRatePhases() > 0) {
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "Fixed-rate phases not measurable (lag p99 > 10 %% of p99): %d of %d. ",
-              g.notMeasurablePhases(),
-              g.fixedRatePhases()));
+      printf(
+          "Fixed-rate phases not measurable (lag p99 > 10 %% of p99): %d of %d. ",
+          g.notMeasurablePhases(), g.fixedRatePhases());
     }
     md.append("Calibration: ").append(g.calibration()).append(".\n\n");
   }
@@ -224,29 +214,23 @@ final class Report {
       md.append("Hypervisor steal: not known on this machine (no steal figure in /proc/stat).\n\n");
       return;
     }
-    md.append(
-        String.format(
-            Locale.ROOT,
-            "Hypervisor steal (CPU time the virtual machine's host took, /proc/stat): %s of the"
-                + " machine's CPU over the run. A timed phase that saw more than %s is run again,"
-                + " up to %d runs, keeping the least disturbed: %d of %d phases were run again"
-                + " (after %.0f s in all spent waiting for bursts to pass).",
-            Steal.percent(s.runPercent()),
-            Steal.percent(s.maxPercent()),
-            s.attempts(),
-            s.rerun(),
-            s.phases(),
-            s.calmWaitSeconds()));
+    printf(
+        "Hypervisor steal (CPU time the virtual machine's host took, /proc/stat): %s of the"
+            + " machine's CPU over the run. A timed phase that saw more than %s is run again,"
+            + " up to %d runs, keeping the least disturbed: %d of %d phases were run again"
+            + " (after %.0f s in all spent waiting for bursts to pass).",
+        Steal.percent(s.runPercent()),
+        Steal.percent(s.maxPercent()),
+        s.attempts(),
+        s.rerun(),
+        s.phases(),
+        s.calmWaitSeconds());
     if (s.disturbed() > 0) {
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "%n%n> **%d of the %d timed phases were still disturbed by the hypervisor** (up to"
-                  + " %s steal in the run kept): their figures measure the host as much as the"
-                  + " servers; the tables count them per peer.",
-              s.disturbed(),
-              s.phases(),
-              Steal.percent(s.worstPercent())));
+      printf(
+          "%n%n> **%d of the %d timed phases were still disturbed by the hypervisor** (up to"
+              + " %s steal in the run kept): their figures measure the host as much as the"
+              + " servers; the tables count them per peer.",
+          s.disturbed(), s.phases(), Steal.percent(s.worstPercent()));
     }
     md.append("\n\n");
   }
@@ -356,16 +340,13 @@ final class Report {
       return;
     }
     double rate = rows.get(0).targetRate();
-    md.append(
-        String.format(Locale.ROOT, "## CPU: 1 KiB request, 32 KiB response at %.0f/s%n%n", rate));
-    md.append(
-        String.format(
-            Locale.ROOT,
-            "Server process CPU time over the measured window per answered request (*without JIT*:"
-                + " less the JIT compiler threads', as the targets use it; *net of idle*: less"
-                + " the server's idle CPU); median (min–max) of %d interleaved rounds, ≈ a ratio"
-                + " within noise.%n%n",
-            rounds(rows.stream().map(CpuRow::peer).toList())));
+    printf("## CPU: 1 KiB request, 32 KiB response at %.0f/s%n%n", rate);
+    printf(
+        "Server process CPU time over the measured window per answered request (*without JIT*:"
+            + " less the JIT compiler threads', as the targets use it; *net of idle*: less"
+            + " the server's idle CPU); median (min–max) of %d interleaved rounds, ≈ a ratio"
+            + " within noise.%n%n",
+        rounds(rows.stream().map(CpuRow::peer).toList()));
     Rows<CpuRow> spreads =
         rows(rows, CpuRow::peer)
             .spread("CPU per request", CpuRow::cpuMicrosPerRequest, US)
@@ -399,16 +380,12 @@ final class Report {
     }
     double rate = rows.get(0).targetRate();
     String sized = size(size);
-    md.append(
-        String.format(
-            Locale.ROOT, "## Latency: %s responses at %.0f/s, open loop%n%n", sized, rate));
-    md.append(
-        String.format(
-            Locale.ROOT,
-            "Milliseconds from each request's scheduled send to its complete response (no"
-                + " coordinated omission); median (min–max) of %d interleaved rounds. A round whose"
-                + " generator lag p99 is over 10 %% of its p99 is not measurable.%n%n",
-            rounds(rows.stream().map(LatencyRow::peer).toList())));
+    printf("## Latency: %s responses at %.0f/s, open loop%n%n", sized, rate);
+    printf(
+        "Milliseconds from each request's scheduled send to its complete response (no"
+            + " coordinated omission); median (min–max) of %d interleaved rounds. A round whose"
+            + " generator lag p99 is over 10 %% of its p99 is not measurable.%n%n",
+        rounds(rows.stream().map(LatencyRow::peer).toList()));
     Rows<LatencyRow> percentiles =
         rows(rows, LatencyRow::peer)
             .spread("p50", r -> r.latencyMillis().p50(), MS)
@@ -439,11 +416,9 @@ final class Report {
       return;
     }
     double bound = capacityRows.get(0).p99BoundMillis();
-    md.append(
-        String.format(
-            Locale.ROOT,
-            "## Capacity: small responses (hello), peak and highest rate with p99 ≤ %.0f ms%n%n",
-            bound));
+    printf(
+        "## Capacity: small responses (hello), peak and highest rate with p99 ≤ %.0f ms%n%n",
+        bound);
     md.append(
         "Each round: the closed-loop peak (16 connections), then fixed rates searched down from"
             + " it; a rate passes with no error, p99 under the bound and 95 % of it achieved, two"
@@ -539,12 +514,10 @@ final class Report {
       return;
     }
     md.append("## Cold start: hello app (EE10)\n\n");
-    md.append(
-        String.format(
-            Locale.ROOT,
-            "Process start to the first 200 of `GET /hello`, and the RSS then; median of %d"
-                + " (starts the steal disturbed left out when others were not).%n%n",
-            rows.get(0).startMillis().size()));
+    printf(
+        "Process start to the first 200 of `GET /hello`, and the RSS then; median of %d"
+            + " (starts the steal disturbed left out when others were not).%n%n",
+        rows.get(0).startMillis().size());
     Rows<ColdStartRow> figures =
         rows(rows, ColdStartRow::peer)
             .median("Start to first 200", ColdStartRow::medianStartMillis, f("%.0f ms"))
@@ -575,13 +548,11 @@ final class Report {
     }
     if (!results.h2cPeak.isEmpty()) {
       md.append("## HTTP/2 cleartext: peak throughput of small GETs (EE10)\n\n");
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "`GET /hello`, closed loop, 16 connections (h2load: one stream each, h2c with prior"
-                  + " knowledge; wrk: HTTP/1.1 keep-alive), %d s per run, the peers and protocols"
-                  + " interleaved round by round; median (min–max) of the rounds.%n%n",
-              (quick ? Profile.quick() : Profile.full()).peakTime().toSeconds()));
+      printf(
+          "`GET /hello`, closed loop, 16 connections (h2load: one stream each, h2c with prior"
+              + " knowledge; wrk: HTTP/1.1 keep-alive), %d s per run, the peers and protocols"
+              + " interleaved round by round; median (min–max) of the rounds.%n%n",
+          (quick ? Profile.quick() : Profile.full()).peakTime().toSeconds());
       generators(results.h2cPeak, List.of(Calibration.H2C, Calibration.HTTP1));
     }
   }
@@ -615,19 +586,17 @@ final class Report {
       return;
     }
     md.append("## Soak: hello at a steady rate\n\n");
-    md.append(
-        String.format(
-            Locale.ROOT,
-            "`GET /hello` at %.0f/s for %.1f minutes, the peers side by side, sampled (heap after"
-                + " a full GC, threads, descriptors) after a warm-up and %d intervals. Growth: the"
-                + " last third's median less the first third's (flat: within %s or 10 %%, %d"
-                + " threads, %d descriptors); slopes per minute.%n%n",
-            rows.get(0).rate(),
-            rows.get(0).minutes(),
-            rows.get(0).samples().size() - 1,
-            bytes(SoakScenario.HEAP_TOLERANCE_BYTES),
-            SoakScenario.THREAD_TOLERANCE,
-            SoakScenario.FD_TOLERANCE));
+    printf(
+        "`GET /hello` at %.0f/s for %.1f minutes, the peers side by side, sampled (heap after"
+            + " a full GC, threads, descriptors) after a warm-up and %d intervals. Growth: the"
+            + " last third's median less the first third's (flat: within %s or 10 %%, %d"
+            + " threads, %d descriptors); slopes per minute.%n%n",
+        rows.get(0).rate(),
+        rows.get(0).minutes(),
+        rows.get(0).samples().size() - 1,
+        bytes(SoakScenario.HEAP_TOLERANCE_BYTES),
+        SoakScenario.THREAD_TOLERANCE,
+        SoakScenario.FD_TOLERANCE);
     ToDoubleFunction<SoakRow> heapGrowth =
         r -> SoakScenario.growth(r.samples(), SoakSample::heapAfterGcBytes);
     Rows<SoakRow> figures =
@@ -676,15 +645,13 @@ final class Report {
               .map(p -> p.label)
               .findFirst()
               .orElse(row.peer());
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %s | %s | %d | %s |%n",
-              label,
-              row.ee().toUpperCase(Locale.ROOT),
-              bytes(row.peakRssBytes()),
-              row.threads(),
-              row.log()));
+      printf(
+          "| %s | %s | %s | %d | %s |%n",
+          label,
+          row.ee().toUpperCase(Locale.ROOT),
+          bytes(row.peakRssBytes()),
+          row.threads(),
+          row.log());
     }
     md.append('\n');
   }
@@ -822,6 +789,11 @@ final class Report {
   }
 
   // ---- Formats --------------------------------------------------------------------------------
+
+  /** Appends {@code format} with {@code args}, formatted as every number of the report. */
+  private void printf(String format, Object... args) {
+    md.append(String.format(Locale.ROOT, format, args));
+  }
 
   private static DoubleFunction<String> f(String format) {
     return v -> String.format(Locale.ROOT, format, v);
