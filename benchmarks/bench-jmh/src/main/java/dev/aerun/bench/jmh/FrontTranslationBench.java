@@ -16,7 +16,6 @@ import org.eclipse.jetty.server.LocalConnector;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -108,12 +107,7 @@ public class FrontTranslationBench {
 
   @Benchmark
   public ByteBuffer keepAliveGet() throws Exception {
-    endpoint.addInputAndExecute(BufferUtil.toBuffer(REQUEST));
-    ByteBuffer response = endpoint.waitForResponse(false, 10, TimeUnit.SECONDS);
-    if (response == null) {
-      throw new IllegalStateException("no response");
-    }
-    return response;
+    return HandlerChainBench.exchange(endpoint, REQUEST);
   }
 
   @TearDown(Level.Trial)

@@ -131,7 +131,13 @@ public class HandlerChainBench {
 
   @Benchmark
   public ByteBuffer keepAliveGet() throws Exception {
-    endpoint.addInputAndExecute(BufferUtil.toBuffer(REQUEST));
+    return exchange(endpoint, REQUEST);
+  }
+
+  /** Sends {@code request} on a kept-alive in-memory connection and waits for the response. */
+  static ByteBuffer exchange(LocalConnector.LocalEndPoint endpoint, byte[] request)
+      throws Exception {
+    endpoint.addInputAndExecute(BufferUtil.toBuffer(request));
     ByteBuffer response = endpoint.waitForResponse(false, 10, TimeUnit.SECONDS);
     if (response == null) {
       throw new IllegalStateException("no response");
