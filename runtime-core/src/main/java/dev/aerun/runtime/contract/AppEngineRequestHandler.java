@@ -16,8 +16,9 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Applies the {@link RequestContract} to every request, then calls the next handler with the
  * request as the app must see it: platform headers removed or hidden, the remote address from
- * {@code X-AppEngine-User-IP}, {@code isSecure()} and the {@code https} scheme from {@code
- * X-AppEngine-Https}, and the {@link RequestAttributes} set.
+ * {@code X-AppEngine-User-IP} or the forwarding headers, {@code isSecure()} and the {@code https}
+ * scheme from {@code X-AppEngine-Https} or the forwarding headers, and the {@link
+ * RequestAttributes} set.
  *
  * <p>Servlet requests of both EE8 and EE10 read these values from the core request they wrap
  * ({@code getRemoteAddr/Port} from {@link ConnectionMetaData#getRemoteSocketAddress()}, {@code

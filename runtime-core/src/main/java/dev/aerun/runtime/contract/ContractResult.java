@@ -97,8 +97,8 @@ public final class ContractResult {
     }
 
     /**
-     * The remote address the app sees, and whether it came from {@code X-AppEngine-User-IP} (see
-     * {@link ContractResult#remoteAddressFromHeader()}).
+     * The remote address the app sees, and whether it came from a header (see {@link
+     * ContractResult#remoteAddressFromHeader()}).
      */
     public Builder remoteAddress(InetSocketAddress value, boolean fromHeader) {
       remoteAddress = value;
@@ -107,8 +107,8 @@ public final class ContractResult {
     }
 
     /**
-     * Whether the app sees the request as secure, and whether only because of {@code
-     * X-AppEngine-Https} (see {@link ContractResult#secureFromHeader()}).
+     * Whether the app sees the request as secure, and whether only because of a header (see {@link
+     * ContractResult#secureFromHeader()}).
      */
     public Builder secure(boolean value, boolean fromHeader) {
       secure = value;
@@ -204,12 +204,17 @@ public final class ContractResult {
     return trustedPeer;
   }
 
-  /** The remote address the app sees: {@code X-AppEngine-User-IP} (port 0) or the TCP peer. */
+  /**
+   * The remote address the app sees: {@code X-AppEngine-User-IP} (port 0), the client a forwarding
+   * header names (its port, or 0), or the TCP peer.
+   */
   public InetSocketAddress remoteAddress() {
     return remoteAddress;
   }
 
-  /** Whether {@link #remoteAddress()} came from {@code X-AppEngine-User-IP}. */
+  /**
+   * Whether {@link #remoteAddress()} came from {@code X-AppEngine-User-IP} or a forwarding header.
+   */
   public boolean remoteAddressFromHeader() {
     return remoteAddressFromHeader;
   }
@@ -219,7 +224,10 @@ public final class ContractResult {
     return secure;
   }
 
-  /** Whether {@link #secure()} is true only because of {@code X-AppEngine-Https: on}. */
+  /**
+   * Whether {@link #secure()} is true only because of {@code X-AppEngine-Https: on} or a forwarded
+   * {@code https} ({@code X-Forwarded-Proto}, {@code Forwarded}).
+   */
   public boolean secureFromHeader() {
     return secureFromHeader;
   }

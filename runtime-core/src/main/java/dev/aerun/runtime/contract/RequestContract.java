@@ -25,6 +25,12 @@ import org.eclipse.jetty.util.HostPort;
  *       LOAS-Peer-Username, AppServer-*, Default-Version-Hostname, Request-Log-Id, Timeout-Ms}, and
  *       {@code X-Google-Internal-*}) are hidden from the app unless {@link
  *       ContractOptions#allHeaders()}; the others (task, cron, forwarding) stay visible.
+ *   <li>From a peer trusted for forwarding only ({@link ContractOptions#forwardedFrom()}), the
+ *       forwarding headers ({@code Forwarded}, {@code X-Forwarded-*}) are honoured and stay
+ *       visible; every other platform header is removed and ignored, as from an untrusted peer.
+ *   <li>A trusted or forwarding peer's {@code X-Forwarded-For}/{@code X-Forwarded-Proto} (or {@code
+ *       Forwarded}) give the client's address and scheme by the rules of {@link ForwardedHeaders};
+ *       a trusted peer's {@code X-AppEngine-User-IP} and {@code X-AppEngine-Https} come first.
  *   <li>Trace headers ({@code X-Cloud-Trace-Context}, {@code traceparent}) are parsed from anyone
  *       and stay visible; invalid values are ignored.
  * </ul>
@@ -121,10 +127,16 @@ public final class RequestContract {
       boolean connectionSecure,
       String host,
       boolean unixPeer) {
+    InetAddress peerAddress = peer == null ? null : peer.getAddress();
     boolean trusted =
         unixPeer
             ? options.trustPolicy().isTrustedUnixPeer(host)
-            : options.trustPolicy().isTrusted(peer == null ? null : peer.getAddress(), host);
+            : options.trustPolicy().isTrusted(peerAddress, host);
+    boolean forwarding =
+        trusted
+            || (unixPeer
+                ? options.forwardedFrom().isTrustedUnixPeer(null)
+                : options.forwardedFrom().isTrusted(peerAddress));
     boolean allHeaders = options.allHeaders();
 
     int removed = 0;
@@ -147,16 +159,19 @@ public final class RequestContract {
     String cron = null;
     String apiTicket = null;
     String skipAdminCheck = null;
+    String forwardedFor = null;
+    String forwardedProto = null;
+    String forwarded = null;
 
     for (HttpField field : headers) {
       Role role = classify(field.getName());
       if (role == Role.OTHER) {
         continue;
       }
-      if (!isVisible(role, trusted, allHeaders)) {
+      if (!isVisible(role, trusted, forwarding, allHeaders)) {
         removed++;
       }
-      if (role.platform && !trusted) {
+      if (role.platform && !(trusted || role.forwarding && forwarding)) {
         continue;
       }
       String value = field.getValue();
@@ -183,12 +198,26 @@ public final class RequestContract {
         case CRON -> cron = cron == null ? value : cron;
         case API_TICKET -> apiTicket = apiTicket == null ? value : apiTicket;
         case SKIP_ADMIN_CHECK -> skipAdminCheck = skipAdminCheck == null ? value : skipAdminCheck;
+        // Every occurrence counts: repeated fields are one list, in order.
+        case X_FORWARDED_FOR -> forwardedFor = joined(forwardedFor, value);
+        case X_FORWARDED_PROTO -> forwardedProto = joined(forwardedProto, value);
+        case FORWARDED -> forwarded = joined(forwarded, value);
         default -> {}
       }
     }
 
     InetSocketAddress remote = unixPeer ? NO_ADDRESS : peer;
     boolean remoteFromHeader = false;
+    boolean forwardedHttps = false;
+    if (forwardedFor != null || forwardedProto != null || forwarded != null) {
+      ForwardedHeaders.Forwarding hops =
+          ForwardedHeaders.resolve(forwardedFor, forwardedProto, forwarded, this::isProxyAddress);
+      if (hops.client() != null) {
+        remote = hops.client();
+        remoteFromHeader = true;
+      }
+      forwardedHttps = hops.https();
+    }
     InetAddress userAddress = userIp == null ? null : IpLiterals.parse(userIp.trim());
     if (userAddress != null) {
       remote = new InetSocketAddress(userAddress, 0);
@@ -196,7 +225,8 @@ public final class RequestContract {
     }
 
     boolean secureFromHeader =
-        !connectionSecure && https != null && https.trim().equalsIgnoreCase("on");
+        !connectionSecure
+            && (https != null && https.trim().equalsIgnoreCase("on") || forwardedHttps);
     long timeoutMillis = parseNonNegativeLong(timeout);
     long deadlineNanos = 0;
     if (timeoutMillis >= 0) {
@@ -229,7 +259,8 @@ public final class RequestContract {
               cron != null && cron.trim().equalsIgnoreCase("true"));
     }
 
-    HttpFields appHeaders = removed == 0 ? headers : without(headers, removed, trusted, allHeaders);
+    HttpFields appHeaders =
+        removed == 0 ? headers : without(headers, removed, trusted, forwarding, allHeaders);
     return new ContractResult(
         trusted,
         remote,
@@ -249,11 +280,23 @@ public final class RequestContract {
         removed != 0);
   }
 
+  /** A proxy's own address, skipped in a chain of forwarding hops. */
+  private boolean isProxyAddress(InetAddress address) {
+    return options.trustPolicy().isProxyAddress(address)
+        || options.forwardedFrom().isProxyAddress(address);
+  }
+
+  private static String joined(String list, String value) {
+    return list == null ? value : list + "," + value;
+  }
+
   /**
    * The request's trailer fields (chunked trailers) as the app may see them, by the rule of {@link
    * #apply} for header fields: platform fields from an untrusted peer are removed, private ones are
    * hidden unless {@link ContractOptions#allHeaders()}. Trailers never change what {@link #apply}
-   * decided (user, task, address, deadline): they arrive after the app started.
+   * decided (user, task, address, deadline): they arrive after the app started. Forwarding fields
+   * are kept only from a peer trusted for every platform header (a front end that sets forwarding
+   * headers sets them before the body, never after).
    *
    * @param trailers the trailer fields as received, or null when there were none
    * @param trustedPeer the verdict of {@link #apply} on the request's peer ({@link
@@ -268,26 +311,33 @@ public final class RequestContract {
     boolean allHeaders = options.allHeaders();
     int removed = 0;
     for (HttpField field : trailers) {
-      if (!isVisible(classify(field.getName()), trustedPeer, allHeaders)) {
+      if (!isVisible(classify(field.getName()), trustedPeer, trustedPeer, allHeaders)) {
         removed++;
       }
     }
-    return removed == 0 ? trailers : without(trailers, removed, trustedPeer, allHeaders);
+    return removed == 0
+        ? trailers
+        : without(trailers, removed, trustedPeer, trustedPeer, allHeaders);
   }
 
   private static HttpFields without(
-      HttpFields headers, int removed, boolean trusted, boolean allHeaders) {
+      HttpFields headers, int removed, boolean trusted, boolean forwarding, boolean allHeaders) {
     HttpFields.Mutable visible = HttpFields.build(Math.max(1, headers.size() - removed));
     for (HttpField field : headers) {
-      if (isVisible(classify(field.getName()), trusted, allHeaders)) {
+      if (isVisible(classify(field.getName()), trusted, forwarding, allHeaders)) {
         visible.add(field);
       }
     }
     return visible.asImmutable();
   }
 
-  private static boolean isVisible(Role role, boolean trusted, boolean allHeaders) {
-    if (role.platform && !trusted) {
+  /**
+   * Whether the app sees a header of {@code role}, from a peer {@code trusted} for platform headers
+   * and trusted for {@code forwarding} ones (implied by the former).
+   */
+  private static boolean isVisible(
+      Role role, boolean trusted, boolean forwarding, boolean allHeaders) {
+    if (role.platform && !(trusted || role.forwarding && forwarding)) {
       return false;
     }
     return !role.hidden || allHeaders;
@@ -335,7 +385,14 @@ public final class RequestContract {
               : Role.PRIVATE;
         }
         if (startsWithIgnoreCase(name, FORWARDED_PREFIX)) {
-          return Role.PLATFORM;
+          int at = FORWARDED_PREFIX.length();
+          if (length == at + 3 && name.regionMatches(true, at, "for", 0, 3)) {
+            return Role.X_FORWARDED_FOR;
+          }
+          if (length == at + 5 && name.regionMatches(true, at, "proto", 0, 5)) {
+            return Role.X_FORWARDED_PROTO;
+          }
+          return Role.FORWARDING;
         }
         if (name.equalsIgnoreCase("x-cloud-trace-context")) {
           return Role.CLOUD_TRACE;
@@ -343,7 +400,7 @@ public final class RequestContract {
         return Role.OTHER;
       }
       case 'f', 'F' -> {
-        return name.equalsIgnoreCase("forwarded") ? Role.PLATFORM : Role.OTHER;
+        return name.equalsIgnoreCase("forwarded") ? Role.FORWARDED : Role.OTHER;
       }
       case 't', 'T' -> {
         return name.equalsIgnoreCase("traceparent") ? Role.TRACEPARENT : Role.OTHER;
@@ -390,8 +447,17 @@ public final class RequestContract {
     /** Trace headers anyone may send: read, always visible. */
     CLOUD_TRACE(false, false),
     TRACEPARENT(false, false),
-    /** Platform headers visible to the app when trusted (task, cron, forwarding, other). */
+    /** Platform headers visible to the app when trusted (task, cron, other). */
     PLATFORM(true, false),
+    /**
+     * Forwarding headers: honoured and visible from a peer trusted for all platform headers or for
+     * forwarding ones ({@link ContractOptions#forwardedFrom()}).
+     */
+    X_FORWARDED_FOR(true, false, true),
+    X_FORWARDED_PROTO(true, false, true),
+    FORWARDED(true, false, true),
+    /** The other {@code X-Forwarded-*} headers (host, port, server): visible, never read. */
+    FORWARDING(true, false, true),
     QUEUE_NAME(true, false),
     TASK_NAME(true, false),
     TASK_RETRY_COUNT(true, false),
@@ -418,9 +484,17 @@ public final class RequestContract {
     /** Hidden from the app unless {@code appengine.use.allheaders}. */
     final boolean hidden;
 
+    /** Honoured from a peer trusted for forwarding headers only, too. */
+    final boolean forwarding;
+
     Role(boolean platform, boolean hidden) {
+      this(platform, hidden, false);
+    }
+
+    Role(boolean platform, boolean hidden, boolean forwarding) {
       this.platform = platform;
       this.hidden = hidden;
+      this.forwarding = forwarding;
     }
   }
 }

@@ -8,7 +8,8 @@ import java.util.function.Predicate;
 
 /**
  * Which TCP peers are trusted to send platform headers ({@code X-AppEngine-*}, {@code
- * X-Google-Internal-*}, {@code Forwarded}, {@code X-Forwarded-*}).
+ * X-Google-Internal-*}, {@code Forwarded}, {@code X-Forwarded-*}), or, as {@link
+ * ContractOptions#forwardedFrom()}, only the forwarding headers.
  *
  * <p>Immutable and thread-safe. On the managed platform the front end is the only peer, so {@link
  * #trustAll()} fits; anywhere else the default is {@link #trustNone()}, or an explicit list of
@@ -78,11 +79,26 @@ public final class TrustPolicy {
    * @throws IllegalArgumentException naming the bad entry if any entry is not an address or block
    */
   public static TrustPolicy parse(String list) {
+    return parse(list, false);
+  }
+
+  /**
+   * As {@link #parse(String)}, where the entry {@code all} also trusts every peer, TCP or Unix: for
+   * the forwarding headers of a front end that is the only way to the runtime's port (Cloud Run).
+   * The addresses listed beside {@code all} still count as proxies in a chain of hops ({@link
+   * #isProxyAddress}).
+   */
+  public static TrustPolicy parseForwarders(String list) {
+    return parse(list, true);
+  }
+
+  private static TrustPolicy parse(String list, boolean allowAll) {
     if (list == null || list.isBlank()) {
       return NONE;
     }
     List<Block> blocks = new ArrayList<>();
     boolean unix = false;
+    boolean all = false;
     for (String raw : list.split(",", -1)) {
       String entry = raw.trim();
       if (entry.isEmpty()) {
@@ -90,11 +106,13 @@ public final class TrustPolicy {
       }
       if (entry.equalsIgnoreCase("unix")) {
         unix = true;
+      } else if (allowAll && entry.equalsIgnoreCase("all")) {
+        all = true;
       } else {
         blocks.add(Block.parse(entry));
       }
     }
-    return new TrustPolicy(false, unix, List.copyOf(blocks), list.strip(), null);
+    return new TrustPolicy(all, unix, List.copyOf(blocks), list.strip(), null);
   }
 
   /**
@@ -121,6 +139,16 @@ public final class TrustPolicy {
     if (all) {
       return true;
     }
+    return isProxyAddress(address);
+  }
+
+  /**
+   * Whether {@code address} is one of the listed addresses or blocks: a proxy's own address, which
+   * a chain of forwarding hops skips to find the client. {@code all} lists no address (behind a
+   * front end trusted as the only peer, the address it names is the client's), and the hosts a
+   * request names do not matter here.
+   */
+  public boolean isProxyAddress(InetAddress address) {
     if (address == null) {
       return false;
     }

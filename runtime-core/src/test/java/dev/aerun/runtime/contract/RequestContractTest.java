@@ -307,10 +307,11 @@ class RequestContractTest {
   }
 
   @Test
-  void trustedPeer_forwardedHeadersStayVisibleAndDoNotChangeRemoteAddress() {
+  void trustedPeer_forwardedHeadersStayVisibleAndNameTheClient() {
     ContractResult result = apply(FRONT_END, "X-Forwarded-For", "198.51.100.1");
 
-    assertSame(FRONT_END, result.remoteAddress());
+    assertEquals(new InetSocketAddress(ip("198.51.100.1"), 0), result.remoteAddress());
+    assertTrue(result.remoteAddressFromHeader());
     assertEquals("198.51.100.1", result.headers().get("X-Forwarded-For"));
   }
 
