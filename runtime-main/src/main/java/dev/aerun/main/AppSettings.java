@@ -156,7 +156,8 @@ final class AppSettings {
   }
 
   static ContractOptions contract(Map<String, String> effective, LaunchOptions options) {
-    return ContractOptions.fromProperties(effective, trust(options));
+    return ContractOptions.fromProperties(effective, trust(options))
+        .withForwardedFrom(options.forwardedFrom().orElse(TrustPolicy.trustNone()));
   }
 
   /**

@@ -288,12 +288,13 @@ final class DevServer {
         page,
         "Trusted",
         options
-            .trustedProxies()
-            .map(Object::toString)
-            .orElse(
-                "loopback (127.0.0.0/8, ::1) naming "
-                    + options.devHosts()
-                    + ", the development default"));
+                .trustedProxies()
+                .map(Object::toString)
+                .orElse(
+                    "loopback (127.0.0.0/8, ::1) naming "
+                        + options.devHosts()
+                        + ", the development default")
+            + options.forwardedFrom().map(f -> "; forwarding headers only: " + f).orElse(""));
     line(
         page,
         "Watching",

@@ -49,6 +49,11 @@ public final class LaunchOptions {
   /** Environment variable naming the shared session store (see {@link #sessionsJdbcUrl()}). */
   public static final String SESSIONS_JDBC_URL_VARIABLE = "AERUN_SESSIONS_JDBC_URL";
 
+  /**
+   * Environment variable with the peers trusted for forwarding headers ({@link #forwardedFrom}).
+   */
+  public static final String FORWARDED_FROM_VARIABLE = "AERUN_FORWARDED_FROM";
+
   /** Environment variable with the shutdown grace period (see {@link #shutdownGrace()}). */
   public static final String SHUTDOWN_GRACE_VARIABLE = "AERUN_SHUTDOWN_GRACE";
 
@@ -80,6 +85,7 @@ public final class LaunchOptions {
   private final String address;
   private final Optional<ServingMode> mode;
   private final Optional<TrustPolicy> trustedProxies;
+  private final Optional<TrustPolicy> forwardedFrom;
   private final boolean development;
   private final DevelopmentHosts devHosts;
   private final Optional<Path> tempDirectory;
@@ -133,6 +139,7 @@ public final class LaunchOptions {
     this.address = b.address;
     this.mode = Optional.ofNullable(b.mode);
     this.trustedProxies = Optional.ofNullable(b.trustedProxies);
+    this.forwardedFrom = Optional.ofNullable(b.forwardedFrom);
     this.development = b.development;
     this.devHosts = b.devHosts == null ? DevelopmentHosts.loopback() : b.devHosts;
     this.tempDirectory = Optional.ofNullable(b.tempDirectory);
@@ -219,9 +226,20 @@ public final class LaunchOptions {
     return mode;
   }
 
-  /** {@code --trusted-proxies}: addresses or CIDR blocks whose App Engine headers are believed. */
+  /**
+   * {@code --trusted-proxies}: addresses or CIDR blocks whose platform headers are believed, the
+   * forwarding ones included.
+   */
   public Optional<TrustPolicy> trustedProxies() {
     return trustedProxies;
+  }
+
+  /**
+   * {@code --forwarded-from} (else {@value #FORWARDED_FROM_VARIABLE}): peers whose forwarding
+   * headers ({@code X-Forwarded-*}, {@code Forwarded}) are believed, and nothing else they send.
+   */
+  public Optional<TrustPolicy> forwardedFrom() {
+    return forwardedFrom;
   }
 
   /**

@@ -82,6 +82,15 @@ final class LaunchOptionsParser {
       b.sessionsJdbcUrl = sessionsValue.trim();
     }
 
+    String forwardedValue = environment.get(LaunchOptions.FORWARDED_FROM_VARIABLE);
+    if (forwardedValue != null && !forwardedValue.isBlank()) {
+      b.forwardedFrom =
+          read(
+              TrustPolicy::parseForwarders,
+              forwardedValue,
+              "environment variable " + LaunchOptions.FORWARDED_FROM_VARIABLE);
+    }
+
     String graceValue = environment.get(LaunchOptions.SHUTDOWN_GRACE_VARIABLE);
     if (graceValue != null && !graceValue.isBlank()) {
       b.shutdownGrace =
@@ -123,6 +132,8 @@ final class LaunchOptionsParser {
         case "--mode" -> b.mode = parseMode(value(rest, arg));
         case "--trusted-proxies" ->
             b.trustedProxies = read(TrustPolicy::parse, value(rest, arg), arg);
+        case "--forwarded-from" ->
+            b.forwardedFrom = read(TrustPolicy::parseForwarders, value(rest, arg), arg);
         case "--temp-dir" -> b.tempDirectory = Path.of(value(rest, arg));
         case "--development" -> b.development = true;
         case "--dev-hosts" ->
@@ -264,6 +275,7 @@ final class LaunchOptionsParser {
     DevelopmentHosts devHosts;
     ServingMode mode;
     TrustPolicy trustedProxies;
+    TrustPolicy forwardedFrom;
     boolean development;
     Path tempDirectory;
     LaunchOptions.Role role = LaunchOptions.Role.ALL;

@@ -316,6 +316,45 @@ class LaunchOptionsTest {
   }
 
   @Test
+  void forwardedFrom_optionOrEnvironment_trustsForForwardingOnly() throws Exception {
+    var peer = java.net.InetAddress.getByName("35.191.1.2");
+    LaunchOptions option = parse(Map.of(), "--forwarded-from", "35.191.0.0/16", "a");
+    assertTrue(option.forwardedFrom().orElseThrow().isTrusted(peer));
+    assertTrue(option.trustedProxies().isEmpty());
+    var contract = AppSettings.contract(Map.of(), option);
+    assertTrue(contract.forwardedFrom().isTrusted(peer));
+    assertFalse(contract.trustPolicy().isTrusted(peer));
+
+    LaunchOptions all = parse(Map.of(LaunchOptions.FORWARDED_FROM_VARIABLE, "all"), "a");
+    assertTrue(all.forwardedFrom().orElseThrow().isTrusted(peer));
+    // The command line wins over the environment.
+    LaunchOptions both =
+        parse(
+            Map.of(LaunchOptions.FORWARDED_FROM_VARIABLE, "all"),
+            "--forwarded-from",
+            "10.0.0.0/8",
+            "a");
+    assertFalse(both.forwardedFrom().orElseThrow().isTrusted(peer));
+    assertTrue(parse(Map.of(), "a").forwardedFrom().isEmpty());
+  }
+
+  @Test
+  void badForwardedFrom_isAUsageErrorNamingItsSource() {
+    UsageException option =
+        assertThrows(UsageException.class, () -> parse(Map.of(), "--forwarded-from", "x", "a"));
+    assertTrue(option.getMessage().startsWith("--forwarded-from: "), option.getMessage());
+    UsageException variable =
+        assertThrows(
+            UsageException.class,
+            () -> parse(Map.of(LaunchOptions.FORWARDED_FROM_VARIABLE, "10.0.0.0/99"), "a"));
+    assertTrue(
+        variable.getMessage().startsWith("environment variable AERUN_FORWARDED_FROM: "),
+        variable.getMessage());
+    // 'all' is for forwarding headers only.
+    assertThrows(UsageException.class, () -> parse(Map.of(), "--trusted-proxies", "all", "a"));
+  }
+
+  @Test
   void badTrustedProxiesIsAUsageError() {
     UsageException e =
         assertThrows(
