@@ -69,6 +69,14 @@ abstract class AbstractAerunMojo extends AbstractMojo {
   protected String trustedProxies;
 
   /**
+   * Addresses, CIDR blocks, {@code unix} or {@code all} trusted for the forwarding headers only
+   * ({@code X-Forwarded-For}, {@code X-Forwarded-Proto}, {@code Forwarded}; {@code
+   * --forwarded-from}): a TLS-terminating proxy in front of the dev server.
+   */
+  @Parameter(property = "aerun.forwardedFrom")
+  protected String forwardedFrom;
+
+  /**
    * Host names (comma-separated) that count as this machine besides {@code localhost}, {@code
    * 127.0.0.1} and {@code [::1]}: requests from loopback naming them get the development
    * conveniences ({@code --dev-hosts}).
@@ -226,6 +234,10 @@ abstract class AbstractAerunMojo extends AbstractMojo {
     if (trustedProxies != null && !trustedProxies.isBlank()) {
       command.add("--trusted-proxies");
       command.add(trustedProxies);
+    }
+    if (forwardedFrom != null && !forwardedFrom.isBlank()) {
+      command.add("--forwarded-from");
+      command.add(forwardedFrom);
     }
     if (devHosts != null && !devHosts.isBlank()) {
       command.add("--dev-hosts");

@@ -116,6 +116,7 @@ final class DevServer {
         options.trustedProxies().isPresent()
             ? "trusted proxies " + options.trustedProxies().get()
             : "loopback clients naming " + options.devHosts() + " trusted";
+    trust += options.forwardedFrom().map(f -> ", forwarding headers only from " + f).orElse("");
     String watching =
         !options.watch()
             ? "not watching (no --watch)"

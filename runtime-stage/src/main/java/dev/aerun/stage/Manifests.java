@@ -13,11 +13,29 @@ import org.yaml.snakeyaml.Yaml;
  *
  * <p>None of them sets {@code GAE_ENV} (it would tell the runtime it runs behind App Engine's front
  * end, which strips client-sent {@code X-AppEngine-*} headers; Cloud Run and GKE do not) or trusted
- * proxies: the runtime's default, trusting no peer, is what these platforms need.
+ * proxies: no peer is trusted for platform headers. Cloud Run's and GKE's front ends terminate TLS
+ * and set {@code X-Forwarded-For}/{@code X-Forwarded-Proto}, so their containers are started with
+ * {@code --forwarded-from}: trusted for those only ({@link #CLOUD_RUN_FORWARDERS}, {@link
+ * #GKE_FORWARDERS}).
  */
 final class Manifests {
   /** The port the runtime image serves on ({@code $PORT}). */
   static final int PORT = 8080;
+
+  /**
+   * Cloud Run's peers trusted for forwarding headers: every one, since only Cloud Run's own front
+   * end reaches the container's port (its address is not documented), and it replaces a client's
+   * {@code X-Forwarded-For}/{@code X-Forwarded-Proto} with its own.
+   */
+  static final String CLOUD_RUN_FORWARDERS = "all";
+
+  /**
+   * GKE's: the source ranges of Google Cloud's load balancer proxies (GFEs) and health checks, from
+   * which an Ingress's external Application Load Balancer reaches the pods (container-native load
+   * balancing); other pods of the cluster stay untrusted.
+   */
+  static final String GKE_FORWARDERS =
+      "35.191.0.0/16,130.211.0.0/22,2600:2d00:1:b029::/64,2600:2d00:1:1::/64";
 
   /** Seconds Kubernetes waits before SIGTERM so that endpoints stop routing to a pod. */
   static final int PRE_STOP_SECONDS = 5;
@@ -45,6 +63,7 @@ final class Manifests {
 
     Map<String, Object> container = new LinkedHashMap<>();
     container.put("image", image);
+    container.put("args", List.of("--forwarded-from", CLOUD_RUN_FORWARDERS));
     container.put("ports", List.of(map("name", http2 ? "h2c" : "http1", "containerPort", PORT)));
     if (!plan.env().isEmpty()) {
       container.put("env", env(plan));
@@ -73,6 +92,7 @@ final class Manifests {
     Map<String, Object> container = new LinkedHashMap<>();
     container.put("name", "app");
     container.put("image", image);
+    container.put("args", List.of("--forwarded-from", GKE_FORWARDERS));
     container.put("ports", List.of(map("name", "http", "containerPort", PORT)));
     if (!plan.env().isEmpty()) {
       container.put("env", env(plan));

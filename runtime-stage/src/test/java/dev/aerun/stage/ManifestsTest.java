@@ -230,6 +230,41 @@ class ManifestsTest {
     }
   }
 
+  /**
+   * Cloud Run's and GKE's front ends terminate TLS and set {@code X-Forwarded-*} (but pass a
+   * client's {@code X-AppEngine-*} on): their containers trust them for forwarding headers only.
+   */
+  @Test
+  void cloudRunAndGke_trustTheirFrontEndForForwardingHeadersOnly() throws Exception {
+    DeploymentPlan plan = plan("<runtime>java17</runtime>");
+    Map<String, Object> run = parse(Manifests.cloudRun(plan, IMAGE));
+    assertEquals(
+        List.of("--forwarded-from", "all"),
+        at(run, "spec", "template", "spec", "containers", 0, "args"));
+    assertEquals(
+        List.of("--forwarded-from", "all"),
+        at(
+            parse(Manifests.cloudRun(plan, IMAGE, true)),
+            "spec",
+            "template",
+            "spec",
+            "containers",
+            0,
+            "args"));
+    Object deployment = parseAll(Manifests.kubernetes(plan, IMAGE)).get(0);
+    assertEquals("Deployment", at(deployment, "kind"));
+    List<String> args = at(deployment, "spec", "template", "spec", "containers", 0, "args");
+    assertEquals("--forwarded-from", args.get(0));
+    assertEquals(2, args.size());
+    // The load balancer's proxy and health-check ranges only: the cluster's own pods stay out.
+    assertEquals(
+        List.of("35.191.0.0/16", "130.211.0.0/22", "2600:2d00:1:b029::/64", "2600:2d00:1:1::/64"),
+        List.of(args.get(1).split(",")));
+    // App Engine flexible's front end is not given the setting.
+    assertFalse(Manifests.appYaml(plan).contains("forwarded"));
+    assertFalse(Manifests.dockerfile(plan, "aerun/java17@sha256:00").contains("forwarded"));
+  }
+
   @Test
   void http2_containerPortIsNamedH2c() throws Exception {
     DeploymentPlan plan = plan("<runtime>java17</runtime>");

@@ -110,10 +110,17 @@ class StageTest {
     Map<String, Object> run = new Yaml().load(Files.readString(out.resolve("service.yaml")));
     assertEquals(
         image, ManifestsTest.at(run, "spec", "template", "spec", "containers", 0, "image"));
+    // The front ends terminate TLS: trusted for X-Forwarded-* only (docs/DEPLOY.md).
+    assertEquals(
+        List.of("--forwarded-from", Manifests.CLOUD_RUN_FORWARDERS),
+        ManifestsTest.at(run, "spec", "template", "spec", "containers", 0, "args"));
     for (Object doc : new Yaml().loadAll(Files.readString(out.resolve("kubernetes.yaml")))) {
       if ("Deployment".equals(ManifestsTest.at(doc, "kind"))) {
         assertEquals(
             image, ManifestsTest.at(doc, "spec", "template", "spec", "containers", 0, "image"));
+        assertEquals(
+            List.of("--forwarded-from", Manifests.GKE_FORWARDERS),
+            ManifestsTest.at(doc, "spec", "template", "spec", "containers", 0, "args"));
       }
     }
 
