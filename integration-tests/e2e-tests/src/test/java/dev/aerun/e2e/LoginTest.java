@@ -42,6 +42,9 @@ abstract class LoginTest {
   private List<RuntimeProcess> trusted;
   private List<RuntimeProcess> untrusted;
 
+  /** Trusting this machine for the forwarding headers only ({@code --forwarded-from}). */
+  private List<RuntimeProcess> forwarding;
+
   /** Both modes, listening on every address, so that other machines reach them. */
   private List<RuntimeProcess> development;
 
@@ -58,6 +61,10 @@ abstract class LoginTest {
         List.of(
             launch("--mode", "http", "--login-url", CUSTOM_LOGIN),
             launch("--mode", "legacy", "--rpc-transport", "tcp"));
+    forwarding =
+        List.of(
+            launch("--mode", "http", "--forwarded-from", "127.0.0.1"),
+            launch("--mode", "legacy", "--forwarded-from", "127.0.0.1"));
     development =
         List.of(
             launch(
@@ -179,6 +186,86 @@ abstract class LoginTest {
       RawResponse secure = get(runtime, "/secure/page", "X-AppEngine-Https: on");
       assertEquals(200, secure.status(), secure.body());
       assertEquals("true", seen(secure, "secure"));
+    }
+  }
+
+  // ---- Behind a TLS-terminating front end trusted for forwarding headers only ----
+
+  private static final String FORWARDED_HTTPS = "X-Forwarded-Proto: https";
+  private static final String FORWARDED_CLIENT = "X-Forwarded-For: 192.0.2.99, 198.51.100.7";
+
+  @Test
+  void forwardingProxy_confidentialPathAnswers_asHttpsToTheForwardedClient() throws Exception {
+    for (RuntimeProcess runtime : forwarding) {
+      RawResponse response = get(runtime, "/secure/page?q=1", FORWARDED_HTTPS, FORWARDED_CLIENT);
+      assertEquals(200, response.status(), response.body());
+      assertEquals("true", seen(response, "secure"));
+      assertEquals("https", seen(response, "scheme"));
+      assertEquals("https://127.0.0.1/secure/page", seen(response, "url"));
+      assertEquals("198.51.100.7", seen(response, "remoteAddr"));
+      // RFC 7239's header alone does the same.
+      RawResponse rfc =
+          get(runtime, "/secure/page", "Forwarded: for=\"[2001:db8::7]:4711\";proto=https");
+      assertEquals(200, rfc.status(), rfc.body());
+      assertTrue(seen(rfc, "remoteAddr").contains("2001:db8:0:0:0:0:0:7"), rfc.body());
+      // Without the header the request is plain HTTP, as it arrived.
+      RawResponse plain = get(runtime, "/secure/page?q=1", FORWARDED_CLIENT);
+      assertEquals(302, plain.status());
+      assertEquals("https://127.0.0.1/secure/page?q=1", plain.header("Location"));
+    }
+  }
+
+  @Test
+  void forwardingProxy_passesAClientsAppEngineHeadersOn_andTheyAreStillIgnored() throws Exception {
+    for (RuntimeProcess runtime : forwarding) {
+      RawResponse response =
+          get(
+              runtime,
+              "/secure/page",
+              FORWARDED_HTTPS,
+              FORWARDED_CLIENT,
+              ADMIN,
+              IS_ADMIN,
+              "X-AppEngine-QueueName: default",
+              "X-Google-Internal-SkipAdminCheck: true");
+      assertEquals(200, response.status(), response.body());
+      assertEquals("null", seen(response, "remoteUser"));
+      assertEquals("false", seen(response, "admin"));
+      assertEquals("null", seen(response, "emailHeader"));
+      assertEquals("null", seen(response, "queue"));
+      assertEquals("", seen(response, "internalHeaders"));
+      // The forged user gets the login page (on https, as the client asked), not the admin page.
+      RawResponse admin = get(runtime, "/admin/page", FORWARDED_HTTPS, ADMIN, IS_ADMIN);
+      assertEquals(302, admin.status());
+      assertEquals(
+          "/_ah/login?continue=" + encoded("https://127.0.0.1/admin/page"),
+          admin.header("Location"));
+      RawResponse cron = get(runtime, "/admin/cron", FORWARDED_HTTPS, "X-AppEngine-Cron: true");
+      assertEquals(302, cron.status());
+    }
+  }
+
+  @Test
+  void untrustedClients_forwardedProtoChangesNothing_stillRedirected() throws Exception {
+    for (RuntimeProcess runtime : untrusted) {
+      RawResponse response =
+          get(
+              runtime,
+              "/secure/page?q=1",
+              FORWARDED_HTTPS,
+              "X-Forwarded-For: 198.51.100.7",
+              "Forwarded: for=198.51.100.7;proto=https");
+      assertEquals(302, response.status(), response.body());
+      assertEquals("https://127.0.0.1/secure/page?q=1", response.header("Location"));
+    }
+  }
+
+  @Test
+  void trustedProxies_areBelievedForForwardingHeadersToo() throws Exception {
+    for (RuntimeProcess runtime : trusted) {
+      RawResponse response = get(runtime, "/secure/page", FORWARDED_HTTPS, FORWARDED_CLIENT);
+      assertEquals(200, response.status(), response.body());
+      assertEquals("198.51.100.7", seen(response, "remoteAddr"));
     }
   }
 

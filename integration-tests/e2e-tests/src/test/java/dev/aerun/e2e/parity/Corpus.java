@@ -482,6 +482,52 @@ final class Corpus {
               .build());
     }
     cases.add(request("ee8-path-constraint", "GET", "//confidential//x").expect(302, 400).build());
+    forwarding(cases);
+  }
+
+  /**
+   * Behind a TLS-terminating front end: its {@code X-Forwarded-*} (or {@code Forwarded}) give the
+   * scheme and client address the app sees, from a peer trusted for them; a client's {@code
+   * X-AppEngine-*} through a forwarding-only front end stays ignored and hidden.
+   */
+  private static void forwarding(List<ParityCase> cases) {
+    String[] frontEnd = {
+      "X-Forwarded-For", "192.0.2.99, 198.51.100.7:4711",
+      "X-Forwarded-Proto", "https",
+      "X-Forwarded-Host", "shop.example.com",
+      "X-AppEngine-User-Email", "evil@example.com",
+      "X-AppEngine-QueueName", "default",
+      "X-AppEngine-Country", "ZZ"
+    };
+    cases.add(
+        request("forwarded-confidential", "GET", "/confidential/page?q=1")
+            .headers(frontEnd)
+            .variants(Variant.FORWARDING, Variant.TRUSTED, Variant.ALL_HEADERS)
+            .build());
+    cases.add(
+        request("forwarded-confidential-untrusted", "GET", "/confidential/page?q=1")
+            .headers(frontEnd)
+            .expect(302)
+            .build());
+    cases.add(
+        request("forwarded-rfc7239", "GET", "/request-info")
+            .headers("Forwarded", "for=\"[2001:db8::7]:4711\";proto=https, for=127.0.0.1")
+            .allVariants()
+            .build());
+    cases.add(
+        request("forwarded-redirect", "GET", "/redirect?to=target")
+            .headers("X-Forwarded-Proto", "https")
+            .allVariants()
+            .expect(302)
+            .build());
+    cases.add(
+        request("forwarded-malformed", "GET", "/request-info")
+            .headers(
+                "X-Forwarded-For", "unknown, [2001:db8::1",
+                "X-Forwarded-Proto", "gopher",
+                "Forwarded", "for=\"unclosed")
+            .allVariants()
+            .build());
   }
 
   private static void platform(List<ParityCase> cases) {

@@ -46,7 +46,12 @@ record ParityCase(
     /** {@code --trusted-proxies 127.0.0.1}: the test client is the platform front end. */
     TRUSTED,
     /** Trusted, and {@code -Dappengine.use.allheaders=true}. */
-    ALL_HEADERS
+    ALL_HEADERS,
+    /**
+     * {@code --forwarded-from 127.0.0.1}: the test client is a TLS-terminating front end trusted
+     * for the forwarding headers only.
+     */
+    FORWARDING
   }
 
   static Builder request(String name, String method, String target) {

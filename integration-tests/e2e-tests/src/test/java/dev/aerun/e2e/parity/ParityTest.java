@@ -50,7 +50,9 @@ abstract class ParityTest {
     for (Mode mode : modes) {
       RuntimeProcess.Launch launch =
           RuntimeProcess.launch(ExplodedApps.of(war)).args(mode.args().toArray(String[]::new));
-      if (variant != Variant.UNTRUSTED) {
+      if (variant == Variant.FORWARDING) {
+        launch.args("--forwarded-from", "127.0.0.1");
+      } else if (variant != Variant.UNTRUSTED) {
         launch.args("--trusted-proxies", "127.0.0.1");
       }
       if (variant == Variant.ALL_HEADERS) {

@@ -46,6 +46,12 @@ public class WhoAmIServlet extends HttpServlet {
                 + request.isSecure()
                 + "\nscheme="
                 + request.getScheme()
+                + "\nurl="
+                + request.getRequestURL()
+                + "\nremoteAddr="
+                + request.getRemoteAddr()
+                + "\nemailHeader="
+                + request.getHeader("X-AppEngine-User-Email")
                 + "\nqueue="
                 + request.getHeader("X-AppEngine-QueueName")
                 + "\ninternalHeaders="
