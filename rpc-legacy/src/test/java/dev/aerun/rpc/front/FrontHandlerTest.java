@@ -87,7 +87,7 @@ class FrontHandlerTest {
                 new PublicServerSpec(
                     "127.0.0.1",
                     0,
-                    new ContractOptions(trust, false),
+                    new ContractOptions(trust, false).withForwardedFrom(forwardedFrom),
                     limits,
                     idleTimeout,
                     capacity),
@@ -97,6 +97,9 @@ class FrontHandlerTest {
     front.start();
     return front.port();
   }
+
+  /** Peers trusted for the forwarding headers only, in the front end {@link #start} starts. */
+  private TrustPolicy forwardedFrom = TrustPolicy.trustNone();
 
   @AfterEach
   void stop() throws Exception {
@@ -329,6 +332,44 @@ class FrontHandlerTest {
 
     assertEquals("abc", http.getBody().toStringUtf8());
     assertEquals(List.of("X-Checksum: abc123"), lines(http.getTrailersList()));
+  }
+
+  /**
+   * A front end trusted for forwarding headers only: the runtime gets the scheme and the client's
+   * address the way the protocol carries them ({@code is_https}, {@code user_ip}/{@code
+   * user_port}), the forwarding headers, and none of the client's {@code X-AppEngine-*}.
+   */
+  @Test
+  void forwardingOnlyPeer_schemeAndClientTravelAsTheProtocolsOwnFields() throws Exception {
+    forwardedFrom = TrustPolicy.parseForwarders("127.0.0.1");
+    int port = start(TrustPolicy.trustNone());
+
+    RawResponse response =
+        get(
+            port,
+            "/secure",
+            "X-Forwarded-For: 192.0.2.99, 198.51.100.7:4711",
+            "X-Forwarded-Proto: https",
+            "X-AppEngine-User-Email: mallory@example.com",
+            "X-AppEngine-Cron: true",
+            "X-AppEngine-User-IP: 203.0.113.9");
+    UPRequest up = runtime.nextRequest();
+    HttpRequest http = up.getRequest();
+
+    assertEquals(200, response.status());
+    assertTrue(http.getIsHttps());
+    assertEquals("198.51.100.7", http.getUserIp());
+    assertEquals(4711, http.getUserPort());
+    assertFalse(http.getTrusted());
+    assertFalse(up.hasUser());
+    assertFalse(up.hasTask());
+    assertEquals(
+        List.of(
+            "Host: front.test",
+            "X-Forwarded-For: 192.0.2.99, 198.51.100.7:4711",
+            "X-Forwarded-Proto: https",
+            "Connection: close"),
+        lines(http.getHeadersList()));
   }
 
   @Test
