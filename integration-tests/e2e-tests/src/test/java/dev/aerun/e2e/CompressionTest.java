@@ -15,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
@@ -108,6 +109,61 @@ class CompressionTest {
             .headers()
             .firstValue("Content-Encoding")
             .orElse(null));
+  }
+
+  private static String encoding(HttpResponse<byte[]> response) {
+    return response.headers().firstValue("Content-Encoding").orElse(null);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void theClientsWeightsChooseTheCoding(String mode) throws Exception {
+    RuntimeProcess runtime = byMode.get(mode);
+    String path = "/generate?bytes=100000";
+    assertEquals("gzip", encoding(get(runtime, path, "gzip;q=1.0, br;q=0.5")));
+    assertEquals("br", encoding(get(runtime, path, "br;q=1, gzip;q=0.8")));
+    // Equal weights: ours (zstandard, brotli, gzip).
+    assertEquals("br", encoding(get(runtime, path, "gzip;q=0.7, br;q=0.7")));
+    assertEquals("gzip", encoding(get(runtime, path, "zstd;q=0, br;q=0, *")));
+    assertEquals("gzip", encoding(get(runtime, path, "gzip;q=0.5, *;q=0.1")));
+    assertNull(encoding(get(runtime, path, "*;q=0")));
+    // Identity refused, nothing offered accepted: answered as it is.
+    HttpResponse<byte[]> refused = get(runtime, path, "compress, identity;q=0");
+    assertEquals(200, refused.statusCode());
+    assertNull(encoding(refused));
+    assertEquals(100_000, refused.body().length);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void theAppSeesTheClientsAcceptEncoding(String mode) throws Exception {
+    HttpResponse<byte[]> response = get(byMode.get(mode), "/request-info", "br;q=0.1, gzip;q=0.9");
+    assertEquals("gzip", encoding(response));
+    JsonNode seen = JSON.readTree(new GZIPInputStream(new ByteArrayInputStream(response.body())));
+    assertEquals(
+        "br;q=0.1, gzip;q=0.9", header(seen.get("headers"), "Accept-Encoding"), seen.toString());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void theAppsVaryIsKeptAndAcceptEncodingAddedOnce(String mode) throws Exception {
+    RuntimeProcess runtime = byMode.get(mode);
+    assertEquals(
+        List.of("Cookie, Accept-Encoding"),
+        get(runtime, "/generate?bytes=1000&vary=Cookie", "gzip").headers().allValues("Vary"));
+    assertEquals(
+        List.of("Cookie, Origin, Accept-Encoding"),
+        get(runtime, "/generate?bytes=1000&vary=Cookie&vary=Origin", "gzip")
+            .headers()
+            .allValues("Vary"));
+    assertEquals(
+        List.of("Accept-Encoding"),
+        get(runtime, "/generate?bytes=1000&vary=Accept-Encoding", "gzip")
+            .headers()
+            .allValues("Vary"));
+    assertEquals(
+        List.of("Cookie"),
+        get(runtime, "/generate?bytes=1000&vary=Cookie", "identity").headers().allValues("Vary"));
   }
 
   @ParameterizedTest

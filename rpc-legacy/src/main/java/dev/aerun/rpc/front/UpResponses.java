@@ -112,12 +112,6 @@ final class UpResponses {
         log.fine(() -> "dropped a Content-Length that does not match the body: " + header);
         continue; // Jetty sets the right one from the body written
       }
-      if (known == HttpHeader.VARY
-          && headers.getValuesList(HttpHeader.VARY).contains(header.getValue())) {
-        // This front end's compression set it before the app ran, as HttpConnector mode's does;
-        // there the app's own setting of the same value replaces it rather than repeat it.
-        continue;
-      }
       headers.add(name, header.getValue());
     }
     if (closeConnection) {

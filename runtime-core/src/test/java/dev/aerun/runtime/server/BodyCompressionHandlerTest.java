@@ -12,6 +12,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.eclipse.jetty.http.HttpHeader;
@@ -157,10 +158,14 @@ class BodyCompressionHandlerTest {
   }
 
   @Test
-  void oursAmongWhatTheClientAcceptsZstdBrotliGzip() throws Exception {
+  void theClientsWeightsChooseTheCodingOursBreaksTies() throws Exception {
     start(new Text(), -1);
     assertEquals("gzip", get("/", "br;q=0, gzip").get(HttpHeader.CONTENT_ENCODING));
-    assertEquals("br", get("/", "br;q=0.5, gzip").get(HttpHeader.CONTENT_ENCODING));
+    assertEquals("gzip", get("/", "br;q=0.5, gzip").get(HttpHeader.CONTENT_ENCODING));
+    assertEquals("gzip", get("/", "gzip;q=1.0, br;q=0.5").get(HttpHeader.CONTENT_ENCODING));
+    assertEquals("br", get("/", "br;q=1, gzip;q=0.8").get(HttpHeader.CONTENT_ENCODING));
+    assertEquals(
+        "zstd", get("/", "gzip;q=0.5, br;q=0.5, zstd;q=0.5").get(HttpHeader.CONTENT_ENCODING));
     HttpTester.Response zstd = get("/", "gzip, deflate, br, zstd");
     assertEquals("zstd", zstd.get(HttpHeader.CONTENT_ENCODING));
     assertEquals(
@@ -173,6 +178,101 @@ class BodyCompressionHandlerTest {
         new String(
             Decoder.decompress(brotli.getContentBytes()).getDecompressedData(),
             StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void starAndIdentityFollowTheirWeights() throws Exception {
+    start(new Text(), -1);
+    assertEquals("zstd", get("/", "*").get(HttpHeader.CONTENT_ENCODING));
+    assertEquals("gzip", get("/", "gzip;q=0.9, *;q=0.1").get(HttpHeader.CONTENT_ENCODING));
+    assertEquals("zstd", get("/", "br;q=0.9, *").get(HttpHeader.CONTENT_ENCODING));
+    assertEquals("br", get("/", "*, zstd;q=0").get(HttpHeader.CONTENT_ENCODING));
+    assertEquals("gzip", get("/", "identity;q=0, gzip").get(HttpHeader.CONTENT_ENCODING));
+    HttpTester.Response none = get("/", "*;q=0");
+    assertEquals(200, none.getStatus());
+    assertNull(none.get(HttpHeader.CONTENT_ENCODING));
+    assertEquals(TEXT, none.getContent());
+    // Identity refused and nothing else acceptable: answered as it is, not refused (Jetty's own
+    // negotiation answers 415 here, which is about request bodies).
+    HttpTester.Response refused = get("/", "compress, identity;q=0");
+    assertEquals(200, refused.getStatus());
+    assertNull(refused.get(HttpHeader.CONTENT_ENCODING));
+    assertEquals(TEXT, refused.getContent());
+  }
+
+  @Test
+  void theNextHandlerSeesTheClientsAcceptEncoding() throws Exception {
+    start(new SeenAcceptEncoding(), -1);
+    String raw =
+        "GET / HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: br;q=0.2\r\n"
+            + "If-None-Match: \"v1--gzip\"\r\nAccept-Encoding: gzip;q=0.9, zstd;q=0\r\n"
+            + "Connection: close\r\n\r\n";
+    HttpTester.Response response =
+        HttpTester.parseResponse(connector.getResponse(BufferUtil.toBuffer(raw)));
+    assertEquals("gzip", response.get(HttpHeader.CONTENT_ENCODING));
+    assertEquals(
+        "Host: localhost|Accept-Encoding: br;q=0.2|If-None-Match: \"v1\""
+            + "|Accept-Encoding: gzip;q=0.9, zstd;q=0|Connection: close",
+        gunzip(response.getContentBytes()).strip());
+  }
+
+  /** Answers the request's header fields, as the next handler saw them, one per line. */
+  private static final class SeenAcceptEncoding extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      StringBuilder seen = new StringBuilder();
+      for (var field : request.getHeaders()) {
+        seen.append(seen.isEmpty() ? "" : "|").append(field.getName()).append(": ");
+        seen.append(field.getValue());
+      }
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
+      Content.Sink.write(response, true, seen + " ".repeat(300), callback);
+      return true;
+    }
+  }
+
+  @Test
+  void varyKeepsTheAppsValuesAndNamesAcceptEncodingOnce() throws Exception {
+    start(new Varying(), -1);
+    // Replacing or adding, the app's values stay and Accept-Encoding joins them once.
+    assertEquals(
+        List.of("Cookie, Accept-Encoding"), get("/?put=Cookie", "gzip").getValuesList("Vary"));
+    assertEquals(
+        List.of("Cookie, Origin, Accept-Encoding"),
+        get("/?add=Cookie&add=Origin", "gzip").getValuesList("Vary"));
+    assertEquals(
+        List.of("accept-encoding, Cookie"),
+        get("/?put=accept-encoding,%20Cookie", "gzip").getValuesList("Vary"));
+    assertEquals(List.of("Accept-Encoding"), get("/", "gzip").getValuesList("Vary"));
+    // A handler that completes without writing commits with the same header.
+    assertEquals(
+        List.of("Cookie, Accept-Encoding"),
+        get("/?put=Cookie&empty=true", "gzip").getValuesList("Vary"));
+    // Nothing negotiated: the app's own only.
+    assertEquals(List.of("Cookie"), get("/?put=Cookie", null).getValuesList("Vary"));
+  }
+
+  /** Sets {@code Vary} as told ({@code ?put}, {@code ?add}), then answers TEXT or nothing. */
+  private static final class Varying extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      var query = Request.extractQueryParameters(request);
+      // What the app sees before it answers: no Vary of the compression's, as in legacy mode.
+      assertNull(response.getHeaders().get(HttpHeader.VARY));
+      if (query.getValue("put") != null) {
+        response.getHeaders().put(HttpHeader.VARY, query.getValue("put"));
+      }
+      for (String value : query.getValuesOrEmpty("add")) {
+        response.getHeaders().add(HttpHeader.VARY, value);
+      }
+      if (query.getValue("empty") != null) {
+        callback.succeeded();
+      } else {
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
+        Content.Sink.write(response, true, TEXT, callback);
+      }
+      return true;
+    }
   }
 
   @Test

@@ -332,6 +332,37 @@ final class Corpus {
         request("compressed-32m", "GET", "/generate?bytes=" + LIMIT)
             .headers("Accept-Encoding", "gzip")
             .build());
+    // The client's weights choose the coding, ours only break a tie; a client that refuses
+    // identity and accepts nothing offered still gets an answer; the app sees the client's header.
+    cases.add(
+        request("compressed-client-weights", "GET", "/generate?bytes=100000")
+            .headers("Accept-Encoding", "gzip;q=1.0, br;q=0.5")
+            .build());
+    cases.add(
+        request("compressed-identity-refused", "GET", "/generate?bytes=100000")
+            .headers("Accept-Encoding", "compress, identity;q=0")
+            .build());
+    cases.add(
+        request("compressed-accept-encoding-as-seen", "GET", "/request-info")
+            .headers("Accept-Encoding", "br;q=0.1, gzip;q=0.9")
+            .build());
+    // The app's own Vary, set or added, keeps its values and gains Accept-Encoding once.
+    cases.add(
+        request("vary-app-set", "GET", "/generate?bytes=1000&vary=Cookie")
+            .headers("Accept-Encoding", "gzip")
+            .build());
+    cases.add(
+        request("vary-app-added", "GET", "/generate?bytes=1000&vary=Cookie&vary=Origin")
+            .headers("Accept-Encoding", "gzip")
+            .build());
+    cases.add(
+        request(
+                "vary-app-names-accept-encoding",
+                "GET",
+                "/generate?bytes=1000&vary=Accept-Encoding")
+            .headers("Accept-Encoding", "gzip")
+            .build());
+    cases.add(request("vary-app-unasked", "GET", "/generate?bytes=1000&vary=Cookie").build());
     cases.add(
         request("compressed-head", "HEAD", "/css/site.css")
             .headers("Accept-Encoding", "gzip")
