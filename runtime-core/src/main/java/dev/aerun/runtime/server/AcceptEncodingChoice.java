@@ -27,10 +27,12 @@ final class AcceptEncodingChoice {
   /**
    * Whether the request's {@code Accept-Encoding} gives no weights and no {@code *}: then every
    * coding it names is equally welcome, and the server's order among them is the client's choice
-   * too. Cheap, for every request: nothing is parsed.
+   * too. Cheap, for every request: nothing is parsed or allocated.
    */
   static boolean unweighted(HttpFields requestHeaders) {
-    for (HttpField field : requestHeaders) {
+    // By index: a request's fields are an array, and an iterator would be garbage per request.
+    for (int i = 0, size = requestHeaders.size(); i < size; i++) {
+      HttpField field = requestHeaders.getField(i);
       if (field.getHeader() == HttpHeader.ACCEPT_ENCODING) {
         String value = field.getValue();
         if (value.indexOf(';') >= 0 || value.indexOf('*') >= 0) {

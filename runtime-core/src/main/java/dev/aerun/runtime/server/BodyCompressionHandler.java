@@ -274,8 +274,16 @@ public final class BodyCompressionHandler extends CompressionHandler {
     }
 
     private void addVary() {
-      if (!isCommitted()) {
-        getHeaders().ensureField(VARY_ACCEPT_ENCODING);
+      if (isCommitted()) {
+        return;
+      }
+      HttpFields.Mutable headers = getHeaders();
+      if (headers.getField(HttpHeader.VARY) == null) {
+        // Most answers: no Vary of the app's. Jetty's merge (ensureField) costs a list and a
+        // lambda per call.
+        headers.add(VARY_ACCEPT_ENCODING);
+      } else {
+        headers.ensureField(VARY_ACCEPT_ENCODING);
       }
     }
 
