@@ -7,7 +7,10 @@
 # With COLD_START_PHASES=1, one more start each way after the timed ones, followed by
 # cold-phases.py, prints where its time went: wall and CPU time per phase and thread group.
 # e.g. --mode legacy or --mode http (the archive covers both, and every EE version: docs/DEPLOY.md).
+# COLD_START_PATH=/jstl.jsp polls that path instead of /hello: the first 200 of a JSP, which an app
+# whose JSPs stage precompiled answers without compiling it (docs/COLD-START.md).
 set -eu
+request_path=${COLD_START_PATH:-/hello}
 root=$1 dist=$2 cds=$3 war=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") runs=${5:-5}
 shift 4; [ $# -gt 0 ] && shift
 # The JRE's own directory, not Debian's alias links to it (java-1.17.0-openjdk-amd64 ...).
@@ -45,7 +48,7 @@ once() { # $1: extra JVM option or "-Xshare:auto"; with $phases set, cold-phases
   local pid=$!
   [ -z "${phases:-}" ] || python3 "$(dirname "$0")/cold-phases.py" $pid $port "$root/tmp/aerun-classes.log" "$log" >&2 ||
     { cat "$log" >&2; return 1; }
-  until bash -c 'exec 3<>/dev/tcp/127.0.0.1/'$port' && printf "GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" >&3 && head -1 <&3 | grep -q " 200 "' 2>/dev/null; do
+  until bash -c 'exec 3<>/dev/tcp/127.0.0.1/'$port' && printf "GET '$request_path' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" >&3 && head -1 <&3 | grep -q " 200 "' 2>/dev/null; do
     kill -0 $pid 2>/dev/null || { cat "$log" >&2; return 1; }
     sleep 0.02
   done

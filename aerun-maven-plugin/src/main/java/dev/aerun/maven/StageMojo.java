@@ -74,6 +74,13 @@ public final class StageMojo extends AbstractAerunMojo {
   @Parameter(property = "aerun.http2", defaultValue = "false")
   private boolean http2;
 
+  /**
+   * Whether the app's JSPs are compiled now, into what is staged (the default), or left to compile
+   * on their first request: the {@code stage} command's {@code --no-jsp-precompile} when false.
+   */
+  @Parameter(property = "aerun.precompileJsps", defaultValue = "true")
+  private boolean precompileJsps;
+
   @Override
   public void execute() throws MojoExecutionException, MojoFailureException {
     if (skip) {
@@ -100,6 +107,9 @@ public final class StageMojo extends AbstractAerunMojo {
     }
     if (http2 && !target.equals("appengine-standard")) {
       command.add("--http2");
+    }
+    if (!precompileJsps) {
+      command.add("--no-jsp-precompile");
     }
     command.add(war.getAbsolutePath());
     command.add(outputDirectory.getAbsolutePath());

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.aerun.stage.JspPrecompiler;
+import dev.aerun.stage.RuntimeImages;
 import dev.aerun.stage.Stage;
 import dev.aerun.stage.oci.Layer;
 import dev.aerun.stage.oci.OciImage;
@@ -30,6 +32,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -134,6 +137,53 @@ class ImageRunTest {
       } finally {
         c.kill();
       }
+    }
+  }
+
+  /**
+   * The JSP sample staged with its JSPs precompiled (the JSP stack of this build's launcher, {@code
+   * runtime-main/target/lib}, which the image runs too): the image serves {@code /jstl.jsp} from
+   * the staged class, and its JVM compiles nothing (no source or class of the JSP in the image's
+   * {@code /tmp}, where the runtime's scratch folder is; the unstaged app's first JSP request
+   * writes both there, see the e2e {@code JspPrecompileTest}).
+   */
+  @ParameterizedTest
+  @MethodSource("images")
+  void stagedJsp_isServedFromItsPrecompiledClass_andTheImageCompilesNothing(String runtime)
+      throws Exception {
+    assumeRoot();
+    String ee = runtime.equals("java17") ? "ee8" : "ee10";
+    Path app = explode(APPS.resolve("sample-" + ee + "-app.war"), dir.resolve("app"), runtime);
+    Path out = dir.resolve("staged");
+    Stage.Staged staged =
+        Stage.stage(
+            app,
+            out,
+            "test.local/sample",
+            RuntimeImages.in(IMAGES),
+            false,
+            JspPrecompiler.beside(Path.of("../runtime-main/target").toAbsolutePath()));
+    assertTrue(
+        staged.notes().stream().noneMatch(n -> n.contains("not precompiled")), staged::toString);
+    assertTrue(
+        Files.isRegularFile(out.resolve("app/WEB-INF/classes/org/apache/jsp/jstl_jsp.class")));
+    OciImage image = unpack(out);
+    Path root = dir.resolve("rootfs");
+    Container c = Container.start(root, image.containerConfig(), List.of("--mode", "http"));
+    try {
+      String body = get(c.port(), "/jstl.jsp?name=World");
+      assertTrue(body.startsWith("JSP on " + ee.toUpperCase() + ": 1,2,3, name=World"), body);
+      try (Stream<Path> files = Files.walk(root.resolve("tmp"))) {
+        assertEquals(
+            List.of(),
+            files
+                .map(p -> p.getFileName().toString())
+                .filter(n -> n.startsWith("jstl_jsp"))
+                .toList(),
+            "the image compiled the JSP:\n" + c.output());
+      }
+    } finally {
+      c.kill();
     }
   }
 

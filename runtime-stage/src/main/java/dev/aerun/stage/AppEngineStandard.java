@@ -86,6 +86,15 @@ public final class AppEngineStandard {
    */
   public static Staged stage(Path app, Path outDir, Path runtimeHome)
       throws StageException, IOException {
+    return stage(app, outDir, runtimeHome, true);
+  }
+
+  /**
+   * Stages {@code app} into {@code outDir}; with {@code precompileJsps}, its JSPs compiled by the
+   * runtime's Jasper ({@link JspPrecompiler}) unless its descriptor turns precompilation off.
+   */
+  public static Staged stage(Path app, Path outDir, Path runtimeHome, boolean precompileJsps)
+      throws StageException, IOException {
     Path source = app.toAbsolutePath().normalize();
     Path out = outDir.toAbsolutePath().normalize();
     if (!Files.exists(source)) {
@@ -101,7 +110,8 @@ public final class AppEngineStandard {
     Files.createDirectories(parent);
     Path work = Files.createTempDirectory(parent, "." + out.getFileName() + ".staging-");
     try {
-      Staged staged = stageInto(source, work, home);
+      JspPrecompiler jsps = precompileJsps ? JspPrecompiler.beside(home) : JspPrecompiler.none();
+      Staged staged = stageInto(source, work, home, jsps);
       if (Files.exists(out, LinkOption.NOFOLLOW_LINKS)) {
         deleteTree(out);
       }
@@ -141,7 +151,7 @@ public final class AppEngineStandard {
     return home;
   }
 
-  private static Staged stageInto(Path source, Path work, Path home)
+  private static Staged stageInto(Path source, Path work, Path home, JspPrecompiler jsps)
       throws StageException, IOException {
     if (Files.isDirectory(source)) {
       Stage.copyTree(source, work);
@@ -189,6 +199,15 @@ public final class AppEngineStandard {
     if (descriptor.entrypoint().isPresent()) {
       notes.add("the app's <entrypoint> is replaced by the one that starts this runtime");
     }
+    if (descriptor.precompilationEnabled()) {
+      // The compiler's own files (its log, its mappings) beside the folder, never in it.
+      Path jspc = Files.createTempDirectory(work.getParent(), ".jspc-");
+      try {
+        notes.addAll(jsps.precompile(work, selection.ee(), jspc.resolve("jspc")));
+      } finally {
+        deleteTree(jspc);
+      }
+    }
     copyRuntime(home, work.resolve(RUNTIME_DIR), selection);
     String entrypoint = entrypoint(selection);
     Files.write(descriptorFile, withEntrypoint(xml, runtime, entrypoint));
@@ -212,7 +231,7 @@ public final class AppEngineStandard {
         + " .";
   }
 
-  private static String eeFolder(EeVersion ee) {
+  static String eeFolder(EeVersion ee) {
     return switch (ee) {
       case EE8 -> "ee8";
       case EE10 -> "ee10";

@@ -3,6 +3,10 @@ package dev.aerun.stage;
 import dev.aerun.appengine.descriptor.AppEngineWebXml;
 import dev.aerun.appengine.descriptor.AppEngineWebXmlParser;
 import dev.aerun.appengine.descriptor.DescriptorException;
+import dev.aerun.appengine.descriptor.EeVersion;
+import dev.aerun.appengine.descriptor.RuntimeSelection;
+import dev.aerun.appengine.descriptor.SelectionException;
+import dev.aerun.appengine.descriptor.SelectionInput;
 import dev.aerun.stage.oci.Layer;
 import dev.aerun.stage.oci.OciImage;
 import java.io.IOException;
@@ -41,7 +45,8 @@ import java.util.zip.ZipFile;
 public final class Stage {
   static final String USAGE =
       "usage: java -jar runtime-main.jar stage [--target containers|appengine-standard]"
-          + " [--image-repo REPO] [--base DIR] [--http2] <app.war|dir> <out-dir>\n"
+          + " [--image-repo REPO] [--base DIR] [--http2] [--no-jsp-precompile]"
+          + " <app.war|dir> <out-dir>\n"
           + "  --target T         containers (default): the app image and the Cloud Run, GKE and"
           + " App Engine flexible files; appengine-standard: an app folder App Engine standard"
           + " deploys, starting this runtime as its <entrypoint> (see AppEngineStandard)\n"
@@ -50,7 +55,9 @@ public final class Stage {
           + "  --base DIR         where the runtime images java17.tar, java21.tar, java25.tar are"
           + " (default: images/ beside runtime-main.jar, else the local Maven repository)\n"
           + "  --http2            the Cloud Run service uses HTTP/2 end to end: its container"
-          + " port is named h2c, so Cloud Run sends requests as HTTP/2 cleartext\n";
+          + " port is named h2c, so Cloud Run sends requests as HTTP/2 cleartext\n"
+          + "  --no-jsp-precompile  leave the app's JSPs to compile on their first request"
+          + " (default: compiled now, into the image, with the image's own Jasper)\n";
 
   private Stage() {}
 
@@ -65,6 +72,7 @@ public final class Stage {
     Path base = null;
     String target = "containers";
     boolean http2 = false;
+    boolean precompileJsps = true;
     List<String> positional = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
@@ -74,6 +82,8 @@ public final class Stage {
       }
       if (arg.equals("--http2")) {
         http2 = true;
+      } else if (arg.equals("--no-jsp-precompile")) {
+        precompileJsps = false;
       } else if (arg.equals("--image-repo") || arg.equals("--base") || arg.equals("--target")) {
         if (i + 1 >= args.length) {
           return usage(err, arg + " needs a value");
@@ -96,7 +106,12 @@ public final class Stage {
     }
     if (target.equals("appengine-standard")) {
       return StandardStageCommand.run(
-          Path.of(positional.get(0)), Path.of(positional.get(1)), runtimeHome, out, err);
+          Path.of(positional.get(0)),
+          Path.of(positional.get(1)),
+          runtimeHome,
+          precompileJsps,
+          out,
+          err);
     }
     if (!target.equals("containers")) {
       return usage(err, "--target is containers or appengine-standard, not " + target);
@@ -106,9 +121,11 @@ public final class Stage {
           base != null
               ? RuntimeImages.in(base)
               : RuntimeImages.defaults(runtimeHome, System.getenv(), systemProperties());
+      JspPrecompiler jsps =
+          precompileJsps ? JspPrecompiler.beside(runtimeHome) : JspPrecompiler.none();
       Staged staged =
-          stage(Path.of(positional.get(0)), Path.of(positional.get(1)), repo, images, http2);
-      for (String note : staged.plan().notes()) {
+          stage(Path.of(positional.get(0)), Path.of(positional.get(1)), repo, images, http2, jsps);
+      for (String note : staged.notes()) {
         err.println("note: " + note);
       }
       out.println("staged " + staged.plan().name() + " into " + positional.get(1));
@@ -130,7 +147,7 @@ public final class Stage {
   }
 
   /** What was staged: the plan and the image reference the manifests use. */
-  public record Staged(DeploymentPlan plan, String image, String digest) {}
+  public record Staged(DeploymentPlan plan, String image, String digest, List<String> notes) {}
 
   private static Map<String, String> systemProperties() {
     Map<String, String> properties = new HashMap<>();
@@ -158,6 +175,18 @@ public final class Stage {
   public static Staged stage(
       Path app, Path outDir, String repo, RuntimeImages images, boolean http2)
       throws StageException, IOException {
+    return stage(app, outDir, repo, images, http2, JspPrecompiler.none());
+  }
+
+  /**
+   * Stages {@code app} into {@code out}, its JSPs precompiled by {@code jsps} (unless its
+   * descriptor says {@code <precompilation-enabled>false</precompilation-enabled>}).
+   *
+   * @param http2 whether the Cloud Run service uses HTTP/2 end to end (h2c to the container)
+   */
+  public static Staged stage(
+      Path app, Path outDir, String repo, RuntimeImages images, boolean http2, JspPrecompiler jsps)
+      throws StageException, IOException {
     Path source = app.toAbsolutePath().normalize();
     // Absolute, so that every path below compares with every other ("./out" is "out" normalized).
     Path out = outDir.toAbsolutePath().normalize();
@@ -168,7 +197,7 @@ public final class Stage {
     Path appDir = out.resolve("app");
     Path work = out.resolve(".stage");
     try {
-      return stageInto(source, out, appDir, work, repo, images, http2);
+      return stageInto(source, out, appDir, work, repo, images, http2, jsps);
     } catch (StageException | IOException | RuntimeException e) {
       // Nothing half-staged: what this run copied goes (the manifests are written last).
       deleteTree(appDir);
@@ -184,7 +213,8 @@ public final class Stage {
       Path work,
       String repo,
       RuntimeImages images,
-      boolean http2)
+      boolean http2,
+      JspPrecompiler jsps)
       throws StageException, IOException {
     deleteTree(appDir);
     if (Files.isDirectory(source)) {
@@ -204,6 +234,12 @@ public final class Stage {
       throw new StageException(e.getMessage());
     }
     DeploymentPlan plan = DeploymentPlan.from(descriptor, source.getFileName().toString());
+    List<String> notes = new ArrayList<>(plan.notes());
+    deleteTree(work);
+    if (descriptor.precompilationEnabled()) {
+      EeVersion ee = selection(descriptor, plan.javaRuntime(), source).ee();
+      notes.addAll(jsps.precompile(appDir, ee, work.resolve("jspc")));
+    }
 
     Path runtimeArchive = images.archive(plan.javaRuntime());
     deleteTree(work);
@@ -230,7 +266,21 @@ public final class Stage {
         out.resolve("Dockerfile"),
         Manifests.dockerfile(plan, "aerun/" + plan.javaRuntime() + "@" + runtimeDigest));
     deleteTree(work);
-    return new Staged(plan, image, written.digest());
+    return new Staged(plan, image, written.digest(), notes);
+  }
+
+  /** The EE version and mode the image's runtime will choose for the app. */
+  static RuntimeSelection selection(AppEngineWebXml descriptor, String runtime, Path source)
+      throws StageException {
+    try {
+      return RuntimeSelection.resolve(
+          SelectionInput.of(descriptor)
+              .withGaeRuntime(runtime)
+              .withJvmFeatureVersion(Integer.parseInt(runtime.substring("java".length()))));
+    } catch (SelectionException e) {
+      throw new StageException(
+          source.getFileName() + "!/WEB-INF/appengine-web.xml: " + e.getMessage());
+    }
   }
 
   /** Where an image archive's digest is written: {@code IMAGE.tar.digest}. */

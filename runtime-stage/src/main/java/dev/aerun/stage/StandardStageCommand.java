@@ -9,9 +9,16 @@ final class StandardStageCommand {
   private StandardStageCommand() {}
 
   /** Returns the exit code: 0 staged, 1 not (one {@code error:} line on {@code err}). */
-  static int run(Path app, Path out, Path runtimeHome, PrintStream stdout, PrintStream err) {
+  static int run(
+      Path app,
+      Path out,
+      Path runtimeHome,
+      boolean precompileJsps,
+      PrintStream stdout,
+      PrintStream err) {
     try {
-      AppEngineStandard.Staged staged = AppEngineStandard.stage(app, out, runtimeHome);
+      AppEngineStandard.Staged staged =
+          AppEngineStandard.stage(app, out, runtimeHome, precompileJsps);
       for (String note : staged.notes()) {
         err.println("note: " + note);
       }
