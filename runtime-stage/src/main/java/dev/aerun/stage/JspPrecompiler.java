@@ -101,7 +101,9 @@ public final class JspPrecompiler {
    * empty folder of the stage's own) for the compiler's output; returns the notes for the person
    * staging. Leaves the app as it was, but for its files' dates, when nothing could be compiled.
    */
-  public List<String> precompile(Path app, EeVersion ee, Path work) throws IOException {
+  public List<String> precompile(Path appDir, EeVersion ee, Path workDir) throws IOException {
+    Path app = appDir.toAbsolutePath();
+    Path work = workDir.toAbsolutePath();
     if (lib == null) {
       return List.of();
     }
@@ -175,7 +177,7 @@ public final class JspPrecompiler {
     if (process.exitValue() != 0 || !Files.isRegularFile(include)) {
       deleteTree(generated);
       String last = output.isEmpty() ? "exit " + process.exitValue() : output.get(0);
-      return skipped("the compiler could not run in a namespace without network (" + last + ")");
+      return skipped("the compiler, in namespaces of its own without network, failed (" + last + ")");
     }
     Map<String, String> servlets = new TreeMap<>(); // path -> servlet class, in path order
     for (Matcher m = MAPPING.matcher(Files.readString(include)); m.find(); ) {
@@ -235,25 +237,43 @@ public final class JspPrecompiler {
     }
     classPath.add(location(JspcMain.class.getName()));
     classPath.add(location("org.apache.tools.ant.Task")); // JspC is an Ant task
+    // A root of its own: the system's libraries and the JDK read-only, the app and the output
+    // folder, a copy of the libraries; nothing else of this machine (no home folder, no /etc).
     String script =
         String.join(
             "\n",
             "set -e",
-            "stage=$1/.jspc-root; mkdir \"$stage\"",
-            "mount -t tmpfs -o mode=0755 aerun-jspc \"$stage\"",
-            "mkdir \"$stage/app\" \"$stage/out\" \"$stage/lib\" \"$stage/tmp\"",
-            "mount --bind \"$2\" \"$stage/app\"",
-            "mount --bind \"$1\" \"$stage/out\"",
-            "java=$3; shift 3; n=0; cp=",
+            "jail=$1/.jspc-root; mkdir \"$jail\"",
+            "mount -t tmpfs -o mode=0755 aerun-jspc \"$jail\"",
+            "ro_bind() { mkdir -p \"$jail$1\"; mount --bind \"$1\" \"$jail$1\";"
+                + " mount -o remount,bind,ro \"$jail$1\"; }",
+            "for d in /usr /lib /lib32 /lib64 /libx32 /bin /sbin; do",
+            "  if [ -L $d ]; then ln -s \"$(readlink $d)\" \"$jail$d\";"
+                + " elif [ -d $d ]; then ro_bind $d; fi",
+            "done",
+            "case $4 in /usr/*) ;; *) ro_bind \"$4\" ;; esac",
+            // What the JDK links to outside itself (Debian's /etc/java-NN-openjdk configuration).
+            "for t in $(find \"$4\" -type l -exec readlink -f {} + | sed 's|/[^/]*$||' | sort -u); do",
+            "  case $t in /usr/*|\"$4\"/*) ;; *) [ ! -d \"$t\" ] || [ -d \"$jail$t\" ] || ro_bind \"$t\" ;; esac",
+            "done",
+            "mkdir -p \"$jail/etc\" \"$jail/dev\" \"$jail/proc\" \"$jail" + ROOT + "/tmp\"",
+            "[ ! -f /etc/ld.so.cache ] || { touch \"$jail/etc/ld.so.cache\";"
+                + " mount --bind /etc/ld.so.cache \"$jail/etc/ld.so.cache\"; }",
+            "for n in null zero random urandom; do",
+            "  touch \"$jail/dev/$n\"; mount --bind /dev/$n \"$jail/dev/$n\"",
+            "done",
+            "mount -t proc proc \"$jail/proc\"",
+            "mkdir \"$jail" + ROOT + "/app\" \"$jail" + ROOT + "/out\" \"$jail" + ROOT + "/lib\"",
+            "mount --bind \"$2\" \"$jail" + ROOT + "/app\"",
+            "mount --bind \"$1\" \"$jail" + ROOT + "/out\"",
+            "java=$3; shift 4; n=0; cp=",
             "while [ \"$1\" != -- ]; do",
             "  n=$((n + 1)); to=" + ROOT + "/lib/$n-${1##*/}",
-            "  cp -R \"$1\" \"$stage/lib/$n-${1##*/}\"; cp=$cp${cp:+:}$to; shift",
+            "  cp -R \"$1\" \"$jail$to\"; cp=$cp${cp:+:}$to; shift",
             "done; shift",
-            "find \"$stage/lib\" -exec touch -h -d @0 {} +",
-            // The tmpfs over ROOT: its sources were resolved when they were mounted.
-            "mount --rbind \"$stage\" " + ROOT,
-            "cd " + ROOT + "/tmp",
-            "exec \"$java\" -Djava.io.tmpdir="
+            "find \"$jail" + ROOT + "/lib\" -exec touch -h -d @0 {} +",
+            "exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 chroot \"$jail\" \"$java\""
+                + " -Djava.io.tmpdir="
                 + ROOT
                 + "/tmp -Dfile.encoding=UTF-8"
                 + " -Duser.language=en -Duser.country=US -Duser.timezone=UTC"
@@ -268,6 +288,7 @@ public final class JspPrecompiler {
             "--map-root-user",
             "--net",
             "--mount",
+            "--pid",
             "--fork",
             "--kill-child",
             "sh",
@@ -276,7 +297,8 @@ public final class JspPrecompiler {
             "sh",
             work.toString(),
             app.toString(),
-            Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            Path.of(System.getProperty("java.home")).toString()));
     classPath.forEach(p -> command.add(p.toString()));
     command.add("--");
     command.addAll(
@@ -325,9 +347,14 @@ public final class JspPrecompiler {
       }
     }
     for (String error : errors) {
-      if (error.contains(page)) {
-        int cut = error.indexOf("\\n");
-        return page + ": " + (cut < 0 ? error : error.substring(0, cut));
+      if (error.contains("[" + page + "]") || error.contains(ROOT + "/app" + page)) {
+        String message =
+            error
+                .replace("\\n", " ")
+                .replaceAll("</?(h3|p)>", " ") // Jasper's validation messages come as HTML
+                .replaceAll("\\s+", " ")
+                .strip();
+        return page + ": " + (message.length() > 400 ? message.substring(0, 400) + "…" : message);
       }
     }
     return page + ": did not compile";

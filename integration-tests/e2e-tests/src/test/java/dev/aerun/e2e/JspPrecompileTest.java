@@ -159,6 +159,98 @@ class JspPrecompileTest {
     assertFalse(webXml.contains("/broken.jsp"), webXml);
   }
 
+  /**
+   * The app's code that compiling a JSP runs (a tag library validator: Jasper instantiates and
+   * calls it) reaches no network, no file of this machine outside the app and the JDK, and no
+   * environment variable of the stage command's: a validator reports what it could reach as its
+   * validation message, which stage's note carries.
+   */
+  @Test
+  void appCodeThatCompilingRuns_reachesNoNetwork_noFileOfTheMachine_andNoEnvironment()
+      throws Exception {
+    Path app = AppCopies.explode(RuntimeProcess.app("sample-ee10-app.war"), dir.resolve("app"));
+    Path secret = Files.writeString(dir.resolve("credentials.json"), "{\"private_key\": \"x\"}");
+    try (java.net.ServerSocket listener =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      String probe =
+          "package probe;\n"
+              + "import jakarta.servlet.jsp.tagext.*;\n"
+              + "public class Probe extends TagLibraryValidator {\n"
+              + "  public ValidationMessage[] validate(String prefix, String uri, PageData page) {\n"
+              + "    String network;\n"
+              + "    try (java.net.Socket s = new java.net.Socket()) {\n"
+              + "      s.connect(new java.net.InetSocketAddress(\"127.0.0.1\", "
+              + listener.getLocalPort()
+              + "), 2000);\n"
+              + "      network = \"reached\";\n"
+              + "    } catch (Exception e) { network = \"unreachable\"; }\n"
+              + "    boolean secret = java.nio.file.Files.isReadable(java.nio.file.Path.of(\""
+              + secret
+              + "\"));\n"
+              + "    return new ValidationMessage[] {new ValidationMessage(null, \"network: \" + network"
+              + " + \", secret: \" + (secret ? \"readable\" : \"unreadable\") + \", environment: \""
+              + " + new java.util.TreeSet<>(System.getenv().keySet()))};\n"
+              + "  }\n"
+              + "}\n";
+      Path source = Files.createDirectories(dir.resolve("probe-src/probe")).resolve("Probe.java");
+      Files.writeString(source, probe);
+      Path jspApi;
+      try (Stream<Path> jars = Files.list(RuntimeProcess.runtimeJar().resolveSibling("lib/ee10"))) {
+        jspApi =
+            jars.filter(j -> j.getFileName().toString().startsWith("jakarta.servlet.jsp-api"))
+                .findFirst()
+                .orElseThrow();
+      }
+      int javac =
+          javax.tools.ToolProvider.getSystemJavaCompiler()
+              .run(
+                  null,
+                  null,
+                  null,
+                  "--release",
+                  "17",
+                  "-cp",
+                  jspApi.toString(),
+                  "-d",
+                  app.resolve("WEB-INF/classes").toString(),
+                  source.toString());
+      assertEquals(0, javac);
+      Files.writeString(
+          app.resolve("WEB-INF/probe.tld"),
+          "<taglib xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"3.0\">"
+              + "<tlib-version>1.0</tlib-version><short-name>p</short-name>"
+              + "<validator><validator-class>probe.Probe</validator-class></validator></taglib>");
+      Files.writeString(
+          app.resolve("probe.jsp"), "<%@ taglib prefix=\"p\" uri=\"/WEB-INF/probe.tld\" %>probe");
+
+      Path out = dir.resolve("staged");
+      List<String> command =
+          List.of(
+              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+              "-jar",
+              RuntimeProcess.runtimeJar().toString(),
+              "stage",
+              "--target",
+              "appengine-standard",
+              app.toString(),
+              out.toString());
+      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+      builder.environment().put("GOOGLE_APPLICATION_CREDENTIALS", secret.toString());
+      Process stage = builder.start();
+      String output = new String(stage.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(stage.waitFor(300, TimeUnit.SECONDS), output);
+      assertEquals(0, stage.exitValue(), output);
+      assertTrue(
+          output.contains("network: unreachable, secret: unreadable, environment: [LANG, PATH]"),
+          output);
+      // The validator's message fails that JSP only: the others are precompiled.
+      assertTrue(
+          output.contains("note: /probe.jsp: Validation error messages from TagLibraryValidator"),
+          output);
+      assertTrue(Files.isRegularFile(out.resolve("WEB-INF/classes/org/apache/jsp/jstl_jsp.class")));
+    }
+  }
+
   @Test
   void noJspPrecompile_leavesTheAppAsItIs() throws Exception {
     Path app = AppCopies.explode(RuntimeProcess.app("sample-ee10-app.war"), dir.resolve("app"));
