@@ -32,10 +32,12 @@ import java.util.stream.Stream;
  * <p>What runs: Jasper parses the JSPs and the tag library descriptors, loads the classes the JSPs
  * use (the app's tag handlers, beans and imports, which runs none of their code), and instantiates
  * and calls the app's tag library validators and tag extra-info classes, which are the app's code.
- * So it runs in a child JVM with an empty environment (no credentials, no {@code
- * GOOGLE_APPLICATION_CREDENTIALS}), in network and mount namespaces of its own ({@code unshare}: no
- * network interface but a loopback that is down), for at most ten minutes. Where that cannot be
- * had, nothing is precompiled and a note says why.
+ * So it runs in a child JVM with an environment of {@code PATH} and {@code LANG} only (no {@code
+ * GOOGLE_APPLICATION_CREDENTIALS}), in user, PID, network and mount namespaces of its own ({@code
+ * unshare}: no network interface but a loopback that is down), chrooted into a tmpfs holding only
+ * the system's libraries and the JDK (read-only), a few devices, its own {@code /proc}, the app and
+ * the output folder, for at most ten minutes. Where that cannot be had, nothing is precompiled and
+ * a note says why.
  *
  * <p>Reproducible: the app's files are dated at the epoch first (as the image's layers date them),
  * the compiler sees the app and its libraries at fixed paths ({@code /mnt/app}, {@code /mnt/lib},
@@ -217,9 +219,10 @@ public final class JspPrecompiler {
   }
 
   /**
-   * {@code unshare} (user, network and mount namespaces: no network but a loopback that is down), a
-   * tmpfs at {@link #ROOT} with the app, the compiler's output folder and a copy of the libraries,
-   * dated at the epoch, then the JVM of this stage running {@link JspcMain}.
+   * {@code unshare} (user, PID, network and mount namespaces: no network but a loopback that is
+   * down), a tmpfs root with the system's libraries and the JDK read-only and, under {@link #ROOT},
+   * the app, the compiler's output folder and a copy of the libraries dated at the epoch; then,
+   * chrooted there, the JVM of this stage running {@link JspcMain}.
    */
   private List<String> command(Path app, Path work, Path eeLib, List<String> pages)
       throws IOException {
