@@ -171,13 +171,13 @@ public final class JspPrecompiler {
     }
     if (!ended) {
       process.destroyForcibly();
-      deleteTree(generated);
+      Stage.deleteTree(generated);
       return skipped("the compiler did not finish in " + TIMEOUT_SECONDS + " s");
     }
     List<String> output = Files.readAllLines(log, StandardCharsets.UTF_8);
     Path include = work.resolve("jspc-web.xml");
     if (process.exitValue() != 0 || !Files.isRegularFile(include)) {
-      deleteTree(generated);
+      Stage.deleteTree(generated);
       String last = output.isEmpty() ? "exit " + process.exitValue() : output.get(0);
       return skipped("the compiler, in namespaces of its own without network, failed (" + last + ")");
     }
@@ -462,17 +462,6 @@ public final class JspPrecompiler {
     }
     for (Path p : all) {
       Files.setLastModifiedTime(p, FILE_TIME);
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
     }
   }
 }

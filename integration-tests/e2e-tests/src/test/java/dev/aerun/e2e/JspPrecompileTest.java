@@ -40,6 +40,13 @@ class JspPrecompileTest {
 
   /** Runs the launcher's {@code stage}; returns its output, after checking it succeeded. */
   private static String stage(Path app, Path out, String... options) throws Exception {
+    return stage(app, out, java.util.Map.of(), options);
+  }
+
+  /** {@link #stage(Path, Path, String...)} with more variables in stage's environment. */
+  private static String stage(
+      Path app, Path out, java.util.Map<String, String> environment, String... options)
+      throws Exception {
     List<String> command =
         new java.util.ArrayList<>(
             List.of(
@@ -51,7 +58,9 @@ class JspPrecompileTest {
                 "appengine-standard"));
     command.addAll(List.of(options));
     command.addAll(List.of(app.toString(), out.toString()));
-    Process stage = new ProcessBuilder(command).redirectErrorStream(true).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().putAll(environment);
+    Process stage = builder.start();
     String output = new String(stage.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(stage.waitFor(300, TimeUnit.SECONDS), output);
     assertEquals(0, stage.exitValue(), output);
@@ -224,22 +233,8 @@ class JspPrecompileTest {
           app.resolve("probe.jsp"), "<%@ taglib prefix=\"p\" uri=\"/WEB-INF/probe.tld\" %>probe");
 
       Path out = dir.resolve("staged");
-      List<String> command =
-          List.of(
-              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-              "-jar",
-              RuntimeProcess.runtimeJar().toString(),
-              "stage",
-              "--target",
-              "appengine-standard",
-              app.toString(),
-              out.toString());
-      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-      builder.environment().put("GOOGLE_APPLICATION_CREDENTIALS", secret.toString());
-      Process stage = builder.start();
-      String output = new String(stage.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertTrue(stage.waitFor(300, TimeUnit.SECONDS), output);
-      assertEquals(0, stage.exitValue(), output);
+      String output =
+          stage(app, out, java.util.Map.of("GOOGLE_APPLICATION_CREDENTIALS", secret.toString()));
       assertTrue(
           output.contains("network: unreachable, secret: unreadable, environment: [LANG, PATH]"),
           output);
