@@ -179,7 +179,8 @@ public final class JspPrecompiler {
     if (process.exitValue() != 0 || !Files.isRegularFile(include)) {
       Stage.deleteTree(generated);
       String last = output.isEmpty() ? "exit " + process.exitValue() : output.get(0);
-      return skipped("the compiler, in namespaces of its own without network, failed (" + last + ")");
+      return skipped(
+          "the compiler, in namespaces of its own without network, failed (" + last + ")");
     }
     Map<String, String> servlets = new TreeMap<>(); // path -> servlet class, in path order
     for (Matcher m = MAPPING.matcher(Files.readString(include)); m.find(); ) {
