@@ -173,6 +173,11 @@ class ImageRunTest {
     try {
       String body = get(c.port(), "/jstl.jsp?name=World");
       assertTrue(body.startsWith("JSP on " + ee.toUpperCase() + ": 1,2,3, name=World"), body);
+      try (Stream<Path> work = Files.list(root.resolve("tmp"))) {
+        assertTrue(
+            work.anyMatch(p -> p.getFileName().toString().startsWith("aerun-webapp-")),
+            "the runtime's working directory, where Jasper would compile, is in the image's /tmp");
+      }
       try (Stream<Path> files = Files.walk(root.resolve("tmp"))) {
         assertEquals(
             List.of(),
