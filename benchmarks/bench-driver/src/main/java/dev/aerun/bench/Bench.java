@@ -56,7 +56,7 @@ final class Bench {
     this.timing =
         new TimingScenarios(
             profile, options.p99BoundMillis(), echo.body(1024), options.acceptEncoding(), steal);
-    this.progress = new Progress(console, countSteps());
+    this.progress = new Progress(console);
   }
 
   /** Runs the benchmarks of {@code options}; returns the results folder. */
@@ -97,37 +97,6 @@ final class Bench {
     Report.write(bench.results, options.peers(), options.out());
     bench.progress.note("done: " + options.out().resolve("summary.md"));
     return options.out();
-  }
-
-  /** The steps the progress display counts: starts, echo sizes, timing phases, cold starts. */
-  private int countSteps() {
-    int echoSizes = options.runs(Scenario.ECHO) ? options.echoSizes().size() : 0;
-    int perRound =
-        (options.runs(Scenario.CPU) ? 1 : 0)
-            + (options.runs(Scenario.CALIBRATE) ? 1 : 0)
-            + (options.runs(Scenario.H2C_PEAK) ? 1 : 0)
-            + (options.runs(Scenario.LATENCY) ? 2 : 0)
-            + (options.runs(Scenario.CAPACITY) ? 1 : 0);
-    int steps = 0;
-    for (String ee : options.ees()) {
-      if (ee.equals("ee10")) {
-        int timed = perRound * profile.rounds() + (options.jfr() ? 1 : 0);
-        steps += (1 + echoSizes + timed) * options.peers().size();
-      } else if (echoSizes > 0) {
-        steps += (1 + echoSizes) * options.peers().size();
-      }
-    }
-    if (echoSizes > 0) {
-      steps +=
-          (options.echoRounds() - 1)
-              * options.ees().size()
-              * echoRoundPeers().size()
-              * (1 + echoSizes);
-    }
-    if (options.runs(Scenario.COLDSTART) && options.ees().contains("ee10")) {
-      steps += (profile.coldStarts() - 1) * options.peers().size();
-    }
-    return steps;
   }
 
   /** Whether a scenario that runs in rounds, the peers interleaved, is on. */
@@ -306,11 +275,6 @@ final class Bench {
     results.soak.sort(Comparator.comparingInt(r -> order.indexOf(r.peer())));
   }
 
-  /** The peers that run the echo scenario in more than one server JVM: all but legacy mode's. */
-  private List<Peer> echoRoundPeers() {
-    return options.peers().stream().filter(peer -> !peer.isLegacy()).toList();
-  }
-
   /**
    * The echo scenario in new server JVMs, rounds 2 and on, the peers interleaved in each: which
    * allocations the JIT compiler removes is decided anew in every JVM and then stays, so the
@@ -320,7 +284,7 @@ final class Bench {
   private void moreEchoRounds(LoadGenerator client) {
     for (int round = 2; options.runs(Scenario.ECHO) && round <= options.echoRounds(); round++) {
       for (String ee : options.ees()) {
-        for (Peer peer : echoRoundPeers()) {
+        for (Peer peer : options.peers().stream().filter(p -> !p.isLegacy()).toList()) {
           ServerProcess server = startAndEcho(client, peer, ee, round);
           if (server != null) {
             server.close();

@@ -4,23 +4,21 @@ import java.io.PrintStream;
 import java.util.Locale;
 
 /**
- * The progress display: one line per step, with the time elapsed, the step's number out of the
- * run's total and, when the step ends, its headline figure.
+ * The progress display: one line per step, with the time elapsed, the step's number and, when the
+ * step ends, its headline figure.
  */
 final class Progress {
   private final PrintStream out;
   private final long startNanos = System.nanoTime();
-  private final int total;
   private int done;
 
-  Progress(PrintStream out, int total) {
+  Progress(PrintStream out) {
     this.out = out;
-    this.total = total;
   }
 
   /** A step begins. */
   synchronized void begin(String what) {
-    out.printf(Locale.ROOT, "[%s] %3d/%d  %-52s", elapsed(), done + 1, total, what);
+    out.printf(Locale.ROOT, "[%s] %3d  %-52s", elapsed(), done + 1, what);
     out.flush();
   }
 

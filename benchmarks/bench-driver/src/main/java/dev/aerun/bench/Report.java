@@ -135,11 +135,7 @@ final class Report {
         meta.jettyVersion(),
         meta.driverJavaVersion());
     md.append("Command: `").append(meta.command()).append("`\n\n").append(machineNote(meta));
-    md.append(
-        "Peers, each its own server JVM with the same flags and WAR: **bare Jetty** (no runtime"
-            + " code), **HttpConnector**, **legacy** (in-process gRPC), **legacy (tcp)** (gRPC over"
-            + " loopback TCP) and any `--peer`. Ratios: *HttpConnector / bare*, *legacy /"
-            + " HttpConnector*. What each figure means: docs/BENCHMARKS.md.\n\n");
+    md.append("What each peer, figure and verdict means: docs/BENCHMARKS.md.\n\n");
     generator();
     steal();
     if (!results.measurementProblems.isEmpty()) {
@@ -180,9 +176,8 @@ final class Report {
     }
     if (Verdicts.mostlyUnmeasurable(g.notMeasurablePhases(), g.fixedRatePhases())) {
       printf(
-          "> **%d of the %d fixed-rate phases are not measurable on this machine**: the load"
-              + " generator's p99 schedule lag was over 10 %% of the p99 latency it reported."
-              + " Their latency verdicts say so instead of met or missed.%n%n",
+          "> **%d of the %d fixed-rate phases are not measurable on this machine** (generator lag"
+              + " p99 over 10 %% of p99): their verdicts say so.%n%n",
           g.notMeasurablePhases(), g.fixedRatePhases());
     }
     md.append("Load generator: ").append(g.engine()).append(". ");
@@ -215,10 +210,8 @@ final class Report {
       return;
     }
     printf(
-        "Hypervisor steal (CPU time the virtual machine's host took, /proc/stat): %s of the"
-            + " machine's CPU over the run. A timed phase that saw more than %s is run again,"
-            + " up to %d runs, keeping the least disturbed: %d of %d phases were run again"
-            + " (after %.0f s in all spent waiting for bursts to pass).",
+        "Hypervisor steal (/proc/stat): %s of the machine's CPU over the run. Phases over %s run"
+            + " again (up to %d runs): %d of %d, after %.0f s in all waiting for bursts to pass.",
         Steal.percent(s.runPercent()),
         Steal.percent(s.maxPercent()),
         s.attempts(),
@@ -227,9 +220,8 @@ final class Report {
         s.calmWaitSeconds());
     if (s.disturbed() > 0) {
       printf(
-          "%n%n> **%d of the %d timed phases were still disturbed by the hypervisor** (up to"
-              + " %s steal in the run kept): their figures measure the host as much as the"
-              + " servers; the tables count them per peer.",
+          "%n%n> **%d of the %d timed phases were still disturbed by the hypervisor** (up to %s"
+              + " steal); the tables count them per peer.",
           s.disturbed(), s.phases(), Steal.percent(s.worstPercent()));
     }
     md.append("\n\n");
@@ -239,12 +231,7 @@ final class Report {
     if (results.targets.isEmpty()) {
       return;
     }
-    md.append("## Targets\n\n");
-    md.append(
-        "Timing figures are medians (min–max) of the interleaved rounds. A target is met when it"
-            + " holds across the whole spread, missed when it fails across it, and *within noise*"
-            + " when the spread covers the difference.\n\n");
-    md.append("| Target | This run | Verdict |\n|---|---|---|\n");
+    md.append("## Targets\n\n| Target | This run | Verdict |\n|---|---|---|\n");
     for (Results.TargetRow row : results.targets) {
       String verdict =
           switch (row.verdict()) {
@@ -267,15 +254,9 @@ final class Report {
     String name = ee.toUpperCase(Locale.ROOT);
     int jvms = rows.stream().mapToInt(EchoRow::round).max().orElse(1);
     md.append("## Echo: bytes allocated per request, whole server process (" + name + ")\n\n");
-    md.append(
-        "One request at a time, request body = response body; every live thread of the server"
-            + " process, the stats request's own allocation taken off.");
     if (jvms > 1) {
-      md.append(" The median of the peer's server JVMs (up to ")
-          .append(jvms)
-          .append(", the peers interleaved; legacy mode's peers in one).");
+      printf("The median of the peer's server JVMs (up to %d; legacy mode's in one).%n%n", jvms);
     }
-    md.append("\n\n");
     // One row per server JVM a peer ran the echo in: the tables show their median.
     List<Row> allocated = echoRows(rows, sizes, EchoRow::allocatedBytesPerRequest, Report::bytes);
     table("Size", allocated, true);
@@ -299,12 +280,9 @@ final class Report {
       md.append('\n');
     }
     md.append("## Echo: heap in use after a full GC inside the servlet (" + name + ")\n\n");
-    md.append("Halfway through an echo, median of the samples.\n\n");
     List<Row> heap = echoRows(rows, sizes, EchoRow::heapAfterGcBytes, Report::bytes);
     table("Size", heap, true);
-    md.append("Of which held for the request: the same less the heap at rest (after a full GC at")
-        .append(" the end of an empty echo sent right after). Differences of a few hundred KiB")
-        .append(" are the noise of a full GC's result.\n\n");
+    md.append("Of which held for the request (less the heap at rest):\n\n");
     ToDoubleFunction<EchoRow> held =
         e -> e.heapAtRestBytes() < 0 ? Double.NaN : e.heapAfterGcBytes() - e.heapAtRestBytes();
     table("Size", echoRows(rows, sizes, held, Report::signedBytes), false);
@@ -341,12 +319,7 @@ final class Report {
     }
     double rate = rows.get(0).targetRate();
     printf("## CPU: 1 KiB request, 32 KiB response at %.0f/s%n%n", rate);
-    printf(
-        "Server process CPU time over the measured window per answered request (*without JIT*:"
-            + " less the JIT compiler threads', as the targets use it; *net of idle*: less"
-            + " the server's idle CPU); median (min–max) of %d interleaved rounds, ≈ a ratio"
-            + " within noise.%n%n",
-        rounds(rows.stream().map(CpuRow::peer).toList()));
+    printf("Median (min–max) of %d interleaved rounds.%n%n", rounds(rows, CpuRow::peer));
     Rows<CpuRow> spreads =
         rows(rows, CpuRow::peer)
             .spread("CPU per request", CpuRow::cpuMicrosPerRequest, US)
@@ -381,11 +354,7 @@ final class Report {
     double rate = rows.get(0).targetRate();
     String sized = size(size);
     printf("## Latency: %s responses at %.0f/s, open loop%n%n", sized, rate);
-    printf(
-        "Milliseconds from each request's scheduled send to its complete response (no"
-            + " coordinated omission); median (min–max) of %d interleaved rounds. A round whose"
-            + " generator lag p99 is over 10 %% of its p99 is not measurable.%n%n",
-        rounds(rows.stream().map(LatencyRow::peer).toList()));
+    printf("Median (min–max) of %d interleaved rounds.%n%n", rounds(rows, LatencyRow::peer));
     Rows<LatencyRow> percentiles =
         rows(rows, LatencyRow::peer)
             .spread("p50", r -> r.latencyMillis().p50(), MS)
@@ -419,15 +388,8 @@ final class Report {
     printf(
         "## Capacity: small responses (hello), peak and highest rate with p99 ≤ %.0f ms%n%n",
         bound);
-    md.append(
-        "Each round: the closed-loop peak (16 connections), then fixed rates searched down from"
-            + " it; a rate passes with no error, p99 under the bound and 95 % of it achieved, two"
-            + " runs agreeing. *s*: the steal over the run kept, *×n*: its runs. Median (min–max)"
-            + " of the rounds, ≈ a ratio within noise.\n\n");
     if (quick) {
-      md.append(
-          "> Capacity and peak throughput: **not resolved in the quick profile** (its rounds are"
-              + " too short); its peaks give the CPU at saturation and the generator's cost.\n\n");
+      md.append("> Capacity and peak throughput: **not resolved in the quick profile**.\n\n");
     }
     // One row per round: (peer, round).
     List<Map.Entry<String, CapacityRound>> rounds =
@@ -514,10 +476,7 @@ final class Report {
       return;
     }
     md.append("## Cold start: hello app (EE10)\n\n");
-    printf(
-        "Process start to the first 200 of `GET /hello`, and the RSS then; median of %d"
-            + " (starts the steal disturbed left out when others were not).%n%n",
-        rows.get(0).startMillis().size());
+    printf("Median of %d starts.%n%n", rows.get(0).startMillis().size());
     Rows<ColdStartRow> figures =
         rows(rows, ColdStartRow::peer)
             .median("Start to first 200", ColdStartRow::medianStartMillis, f("%.0f ms"))
@@ -540,19 +499,13 @@ final class Report {
   private void calibration() {
     if (!results.calibration.isEmpty()) {
       md.append("## Calibration: the built-in load generator against wrk\n\n");
-      md.append(
-          "`GET /hello`, closed loop, 16 connections, the built-in generator and `wrk -t1 -c16`"
-              + " interleaved round by round; median (min–max) of the rounds.\n\n");
       generators(results.calibration, List.of("built-in", "wrk"));
       md.append("Verdict: **").append(results.generator.calibration()).append("**.\n\n");
     }
     if (!results.h2cPeak.isEmpty()) {
       md.append("## HTTP/2 cleartext: peak throughput of small GETs (EE10)\n\n");
       printf(
-          "`GET /hello`, closed loop, 16 connections (h2load: one stream each, h2c with prior"
-              + " knowledge; wrk: HTTP/1.1 keep-alive), %d s per run, the peers and protocols"
-              + " interleaved round by round; median (min–max) of the rounds.%n%n",
-          (quick ? Profile.quick() : Profile.full()).peakTime().toSeconds());
+          "%d s per run.%n%n", (quick ? Profile.quick() : Profile.full()).peakTime().toSeconds());
       generators(results.h2cPeak, List.of(Calibration.H2C, Calibration.HTTP1));
     }
   }
@@ -587,10 +540,8 @@ final class Report {
     }
     md.append("## Soak: hello at a steady rate\n\n");
     printf(
-        "`GET /hello` at %.0f/s for %.1f minutes, the peers side by side, sampled (heap after"
-            + " a full GC, threads, descriptors) after a warm-up and %d intervals. Growth: the"
-            + " last third's median less the first third's (flat: within %s or 10 %%, %d"
-            + " threads, %d descriptors); slopes per minute.%n%n",
+        "`GET /hello` at %.0f/s for %.1f minutes, %d intervals; flat: within %s or 10 %%, %d"
+            + " threads, %d descriptors.%n%n",
         rows.get(0).rate(),
         rows.get(0).minutes(),
         rows.get(0).samples().size() - 1,
@@ -639,15 +590,9 @@ final class Report {
     md.append("## Server processes\n\n| Peer | EE | Peak RSS | Threads at the end | Log |\n");
     md.append("|---|---|---|---|---|\n");
     for (Results.ProcessRow row : results.processes) {
-      String label =
-          peers.stream()
-              .filter(p -> p.id.equals(row.peer()))
-              .map(p -> p.label)
-              .findFirst()
-              .orElse(row.peer());
       printf(
           "| %s | %s | %s | %d | %s |%n",
-          label,
+          peers.stream().filter(p -> p.id.equals(row.peer())).findFirst().get().label,
           row.ee().toUpperCase(Locale.ROOT),
           bytes(row.peakRssBytes()),
           row.threads(),
@@ -663,10 +608,7 @@ final class Report {
     md.append("## Failures\n\n| Peer | EE | Step | What happened |\n|---|---|---|---|\n");
     for (Results.Failure failure : results.failures) {
       String message = failure.message().lines().findFirst().orElse("").replace("|", "\\|");
-      md.append(
-          String.format(
-              "| %s | %s | %s | %s |%n",
-              failure.peer(), failure.ee(), failure.scenario(), message));
+      printf("| %s | %s | %s | %s |%n", failure.peer(), failure.ee(), failure.scenario(), message);
     }
     md.append('\n');
   }
@@ -674,9 +616,9 @@ final class Report {
   // ---- Tables and charts ----------------------------------------------------------------------
 
   /** How many rounds each peer ran, from the rows' peers. */
-  private static int rounds(List<String> peerOfEachRow) {
-    long peers = peerOfEachRow.stream().distinct().count();
-    return peers == 0 ? 0 : Math.max(1, peerOfEachRow.size() / (int) peers);
+  private static <T> int rounds(List<T> rows, Function<T, String> peer) {
+    long peers = rows.stream().map(peer).distinct().count();
+    return peers == 0 ? 0 : Math.max(1, rows.size() / (int) peers);
   }
 
   /** The ratio columns: {numerator, denominator, title}. */

@@ -213,23 +213,21 @@ final class Targets {
         r.cpu.stream().filter(c -> c.peer().equals(peer)).map(figure::applyAsDouble).toList());
   }
 
+  /** HttpConnector's CPU per request without JIT against {@code other}'s, the gross beside. */
   private static TargetRow cpu(Results r, String other, double bound, String target) {
-    Row row = new Row(target);
-    Spread http = cpuFigure(r, "http", CpuRow::cpuMicrosPerRequestNetOfJit);
-    Spread base = cpuFigure(r, other, CpuRow::cpuMicrosPerRequestNetOfJit);
-    if (http.known() && base.known()) {
-      String figure =
-          String.format(
-              Locale.ROOT,
-              "%.2f× (%s vs %s µs, without JIT; gross %s vs %s µs)",
-              http.median() / base.median(),
-              http.format("%.0f"),
-              base.format("%.0f"),
-              cpuFigure(r, "http", CpuRow::cpuMicrosPerRequest).format("%.0f"),
-              cpuFigure(r, other, CpuRow::cpuMicrosPerRequest).format("%.0f"));
-      row.add(figure, Verdicts.atMost(http, base, bound));
-    }
-    return row.done();
+    ToDoubleFunction<CpuRow> net = CpuRow::cpuMicrosPerRequestNetOfJit;
+    ToDoubleFunction<CpuRow> gross = CpuRow::cpuMicrosPerRequest;
+    String unit =
+        String.format(
+            "µs, without JIT; gross %s vs %s µs",
+            cpuFigure(r, "http", gross).format("%.0f"), cpuFigure(r, other, gross).format("%.0f"));
+    return ratio(
+        target,
+        cpuFigure(r, "http", net),
+        cpuFigure(r, other, net),
+        "%.0f",
+        unit,
+        (h, b) -> Verdicts.atMost(h, b, bound));
   }
 
   static Spread p99Spread(Results r, String peer, long size) {
@@ -325,8 +323,8 @@ final class Targets {
   private static TargetRow coldStart(Results r) {
     String target = "Cold start to the first 200 (hello): HttpConnector ≤ 1.1 × bare Jetty";
     Spread h = coldStarts(r, "http");
-    Spread b = coldStarts(r, "bare");
-    return ratio(target, h, b, "%.0f", "ms", (x, y) -> Verdicts.atMost(x, y, 1.1));
+    return ratio(
+        target, h, coldStarts(r, "bare"), "%.0f", "ms", (x, y) -> Verdicts.atMost(x, y, 1.1));
   }
 
   private static Spread coldStarts(Results r, String peer) {

@@ -1,5 +1,7 @@
 package dev.aerun.bench.jmh;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnknownFieldSet;
 import com.sun.management.OperatingSystemMXBean;
 import com.sun.management.ThreadMXBean;
 import dev.aerun.runtime.apis.ApiHost;
@@ -104,8 +106,8 @@ public final class ApiCallsBench {
       runner.set(call(null, "datastore_v3", "Put", datastorePut()), connector);
       List<Call> calls =
           List.of(
-              call("memcache get 100 B", "memcache", "Get", field(1, bytes("k"))),
-              call("datastore get", "datastore_v3", "Get", field(1, reference())));
+              call("memcache get 100 B", "memcache", "Get", message(1, "k").toByteArray()),
+              call("datastore get", "datastore_v3", "Get", message(1, reference()).toByteArray()));
       out.printf(
           "API calls through the local API host (127.0.0.1:%d), %d s per case, %d rounds,"
               + " JDK %s, %d CPUs%n",
@@ -323,78 +325,59 @@ public final class ApiCallsBench {
     throw new IllegalStateException("the local API host did not start");
   }
 
-  // The service messages, in protobuf's wire format (proto2 groups where the services use them).
+  // The service messages, through protobuf's unknown-field sets (proto2 groups where the services
+  // use them): fields are (number, value) pairs; a String, byte[] or message is length-delimited.
+
+  private record Group(UnknownFieldSet fields) {}
 
   private static byte[] memcacheSet(String key, byte[] value) {
     // MemcacheSetRequest { group Item = 1 { key = 2; value = 3; } }
-    return concat(new byte[] {0x0b}, field(2, bytes(key)), field(3, value), new byte[] {0x0c});
+    return message(1, new Group(message(2, key, 3, value))).toByteArray();
   }
 
-  /**
-   * Reference {app = 13: "bench", path = 14 {group Element = 1 {type = 2: "E", name = 4: "e"}}}.
-   */
-  private static byte[] reference() {
-    return concat(field(13, bytes("bench")), field(14, element()));
+  /** Reference {app = 13: "bench", path = 14: Path}. */
+  private static UnknownFieldSet reference() {
+    return message(13, "bench", 14, path());
   }
 
-  /** Path.Element {type = 2: "E", name = 4: "e"}, a group. */
-  private static byte[] element() {
-    return concat(new byte[] {0x0b}, field(2, bytes("E")), field(4, bytes("e")), new byte[] {0x0c});
+  /** Path {group Element = 1 {type = 2: "E", name = 4: "e"}}. */
+  private static UnknownFieldSet path() {
+    return message(1, new Group(message(2, "E", 4, "e")));
   }
 
   private static byte[] datastorePut() {
-    // PutRequest { entity = 1: EntityProto { key = 13, entity_group = 16 {element}, property = 14 }
-    // }
+    // PutRequest { entity = 1: EntityProto { key = 13, entity_group = 16: Path, property = 14 } }
     byte[] value = new byte[100];
     Arrays.fill(value, (byte) 'd');
     // Property { name = 3: "p", value = 5: PropertyValue { stringValue = 3 }, multiple = 4: false }
-    byte[] property =
-        concat(field(3, bytes("p")), field(5, field(3, value)), new byte[] {(4 << 3), 0});
-    byte[] entity = concat(field(13, reference()), field(16, element()), field(14, property));
-    return field(1, entity);
+    UnknownFieldSet property = message(3, "p", 5, message(3, value), 4, 0L);
+    return message(1, message(13, reference(), 16, path(), 14, property)).toByteArray();
   }
 
   private static byte[] envelope(Call call) {
-    return concat(
-        field(2, bytes(call.service())),
-        field(3, bytes(call.method())),
-        field(4, call.payload()),
-        field(5, bytes(TICKET)));
+    return message(2, call.service(), 3, call.method(), 4, call.payload(), 5, TICKET).toByteArray();
   }
 
-  private static byte[] bytes(String text) {
-    return text.getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** A length-delimited field. */
-  private static byte[] field(int number, byte[] value) {
-    byte[] key = varint((number << 3) | 2);
-    return concat(key, varint(value.length), value);
-  }
-
-  private static byte[] varint(long value) {
-    byte[] out = new byte[10];
-    int n = 0;
-    while ((value & ~0x7fL) != 0) {
-      out[n++] = (byte) ((value & 0x7f) | 0x80);
-      value >>>= 7;
+  /** A message of (number, value) pairs: a Long is a varint, a {@link Group} a group. */
+  private static UnknownFieldSet message(Object... fields) {
+    UnknownFieldSet.Builder message = UnknownFieldSet.newBuilder();
+    for (int i = 0; i < fields.length; i += 2) {
+      UnknownFieldSet.Field.Builder field = UnknownFieldSet.Field.newBuilder();
+      Object value = fields[i + 1];
+      if (value instanceof Long varint) {
+        field.addVarint(varint);
+      } else if (value instanceof Group group) {
+        field.addGroup(group.fields());
+      } else if (value instanceof UnknownFieldSet nested) {
+        field.addLengthDelimited(nested.toByteString());
+      } else if (value instanceof String text) {
+        field.addLengthDelimited(ByteString.copyFromUtf8(text));
+      } else {
+        field.addLengthDelimited(ByteString.copyFrom((byte[]) value));
+      }
+      message.mergeField((Integer) fields[i], field.build());
     }
-    out[n++] = (byte) value;
-    return Arrays.copyOf(out, n);
-  }
-
-  private static byte[] concat(byte[]... parts) {
-    int size = 0;
-    for (byte[] part : parts) {
-      size += part.length;
-    }
-    byte[] all = new byte[size];
-    int at = 0;
-    for (byte[] part : parts) {
-      System.arraycopy(part, 0, all, at, part.length);
-      at += part.length;
-    }
-    return all;
+    return message.build();
   }
 
   private ApiCallsBench() {}
