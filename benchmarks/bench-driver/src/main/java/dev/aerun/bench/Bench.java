@@ -14,7 +14,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
@@ -201,14 +200,10 @@ final class Bench {
     String capacity =
         Double.isNaN(found.capacityRate())
             ? "capacity not resolved in the quick profile"
-            : String.format(
-                Locale.ROOT,
+            : Report.fmt(
                 "%.0f/s with p99 ≤ %.0f ms (%d steps)",
-                found.capacityRate(),
-                options.p99BoundMillis(),
-                found.steps().size());
-    return String.format(
-        Locale.ROOT,
+                found.capacityRate(), options.p99BoundMillis(), found.steps().size());
+    return Report.fmt(
         "peak %.0f/s, %s, generator %.1f µs vs server %.1f µs/request",
         found.peakRate(),
         capacity,
@@ -244,12 +239,9 @@ final class Bench {
    */
   private void soak(LoadGenerator client, Collection<ServerProcess> servers) {
     progress.note(
-        String.format(
-            Locale.ROOT,
+        Report.fmt(
             "soak at %.0f/s for %.1f min, %d peers side by side",
-            options.soakRate(),
-            options.soak().toSeconds() / 60.0,
-            servers.size()));
+            options.soakRate(), options.soak().toSeconds() / 60.0, servers.size()));
     List<CompletableFuture<Void>> soaks = new ArrayList<>();
     for (ServerProcess server : servers) {
       soaks.add(
@@ -314,8 +306,7 @@ final class Bench {
               .add(
                   new Start(
                       start.value().millis(), start.value().rssBytes(), start.stealPercent()));
-          progress.end(
-              String.format(Locale.ROOT, "%.0f ms", start.value().millis()) + start.note());
+          progress.end(Report.fmt("%.0f ms", start.value().millis()) + start.note());
         } catch (Exception e) {
           fail(peer, "ee10", "coldstart", e);
         }
@@ -428,11 +419,8 @@ final class Bench {
             .add(new Start(nanos / 1e6, server.rssBytes(), stolen));
       }
       progress.end(
-          String.format(
-              Locale.ROOT,
-              "first 200 after %.0f ms, RSS %s",
-              nanos / 1e6,
-              Report.bytes(server.rssBytes())));
+          Report.fmt(
+              "first 200 after %.0f ms, RSS %s", nanos / 1e6, Report.bytes(server.rssBytes())));
     } catch (Exception e) {
       fail(peer, ee, starting, e);
       server.close();

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -141,7 +140,7 @@ final class Calibration {
     if (!wrkOnPath) {
       return "not calibrated: wrk is not on the PATH (benchmarks/bin/install-wrk.sh installs it)";
     }
-    String ratioText = String.format(Locale.ROOT, " (built-in / wrk median peak %.2f)", ratio);
+    String ratioText = Report.fmt(" (built-in / wrk median peak %.2f)", ratio);
     return ratio >= 0.85
         ? "calibrated: the built-in peak is within 15 % of wrk's" + ratioText
         : "NOT calibrated: the built-in peak is more than 15 % below wrk's" + ratioText;
@@ -180,11 +179,8 @@ final class Calibration {
   }
 
   private static String line(CalibrationRow row) {
-    return String.format(
-        Locale.ROOT,
+    return Report.fmt(
         "%.0f/s, generator %.1f µs/request, server %.1f µs/request",
-        row.rate(),
-        row.generatorCpuMicrosPerRequest(),
-        row.serverCpuMicrosPerRequest());
+        row.rate(), row.generatorCpuMicrosPerRequest(), row.serverCpuMicrosPerRequest());
   }
 }

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.DoubleFunction;
 import java.util.function.DoubleUnaryOperator;
 
@@ -79,14 +78,10 @@ final class Charts {
         };
     StringBuilder svg = new StringBuilder();
     svg.append(
-        String.format(
-            Locale.ROOT,
+        Report.fmt(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d"
                 + " %d\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">%n",
-            WIDTH,
-            HEIGHT,
-            WIDTH,
-            HEIGHT));
+            WIDTH, HEIGHT, WIDTH, HEIGHT));
     svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     svg.append(text(LEFT, 24, "start", "font-size=\"16\" font-weight=\"bold\"", title));
     List<Double> ticks = new ArrayList<>();
@@ -102,14 +97,10 @@ final class Charts {
     svg.append(line(LEFT, TOP + PLOT_HEIGHT, WIDTH - RIGHT, TOP + PLOT_HEIGHT, "#333"));
     int middle = TOP + PLOT_HEIGHT / 2;
     svg.append(
-        String.format(
-            Locale.ROOT,
+        Report.fmt(
             "<text x=\"16\" y=\"%d\" transform=\"rotate(-90 16 %d)\" text-anchor=\"middle\""
                 + " fill=\"#333\">%s%s</text>%n",
-            middle,
-            middle,
-            escape(axisLabel),
-            log ? " (log scale)" : ""));
+            middle, middle, escape(axisLabel), log ? " (log scale)" : ""));
     double groupWidth = (WIDTH - LEFT - RIGHT) / (double) Math.max(1, groups.size());
     double barWidth = Math.min(60, groupWidth * 0.8 / Math.max(1, series.size()));
     for (int g = 0; g < groups.size(); g++) {
@@ -124,8 +115,7 @@ final class Charts {
         }
         double top = y.applyAsDouble(v);
         svg.append(
-            String.format(
-                Locale.ROOT,
+            Report.fmt(
                 "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
                     + "<title>%s: %s</title></rect>%n",
                 x - barWidth / 2 + 1,
@@ -143,12 +133,9 @@ final class Charts {
     double legendX = LEFT;
     for (Series s : series) {
       svg.append(
-          String.format(
-              Locale.ROOT,
+          Report.fmt(
               "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
-              legendX,
-              HEIGHT - 32.0,
-              s.color()));
+              legendX, HEIGHT - 32.0, s.color()));
       svg.append(text(legendX + 16, HEIGHT - 22, "start", "fill=\"#222\"", s.name()));
       legendX += 24 + 7.5 * s.name().length();
     }
@@ -174,18 +161,13 @@ final class Charts {
         color.equals("#333")
             ? "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\"/>%n"
             : "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\"/>%n";
-    return String.format(Locale.ROOT, form, x1, y1, x2, y2, color);
+    return Report.fmt(form, x1, y1, x2, y2, color);
   }
 
   private static String text(double x, double y, String anchor, String attributes, String value) {
-    return String.format(
-        Locale.ROOT,
+    return Report.fmt(
         "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" %s>%s</text>%n",
-        x,
-        y,
-        anchor,
-        attributes,
-        escape(value));
+        x, y, anchor, attributes, escape(value));
   }
 
   private static String escape(String s) {

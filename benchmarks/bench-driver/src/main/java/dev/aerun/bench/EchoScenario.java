@@ -6,7 +6,6 @@ import dev.aerun.bench.Results.EchoRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
@@ -103,12 +102,9 @@ final class EchoScenario {
             heap,
             cpuMicros,
             latency.getValueAtPercentile(50) / 1000.0));
-    return String.format(
-        Locale.ROOT,
+    return Report.fmt(
         "%s/request (GC check %s), heap %s",
-        Report.bytes(allocated),
-        Report.bytes(gcAllocated),
-        Report.bytes(heapMedian));
+        Report.bytes(allocated), Report.bytes(gcAllocated), Report.bytes(heapMedian));
   }
 
   /** The heap after a full GC at the end of an empty echo: the server's live data at rest. */

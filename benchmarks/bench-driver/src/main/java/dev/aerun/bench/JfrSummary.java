@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import jdk.jfr.consumer.RecordedEvent;
@@ -121,8 +120,7 @@ final class JfrSummary {
         .forEach(
             e ->
                 text.append(
-                    String.format(
-                        Locale.ROOT,
+                    Report.fmt(
                         "    %6.2f%%  %12s  %s%n",
                         total == 0 ? 0 : 100 * e.getValue() / total,
                         bytes

@@ -37,6 +37,6 @@ final class Progress {
 
   private String elapsed() {
     long seconds = (System.nanoTime() - startNanos) / 1_000_000_000L;
-    return String.format(Locale.ROOT, "%02d:%02d", seconds / 60, seconds % 60);
+    return Report.fmt("%02d:%02d", seconds / 60, seconds % 60);
   }
 }

@@ -339,7 +339,7 @@ final class Report {
     table("Figure (median of the rounds)", medians.list, false);
     chart(
         "cpu-per-request.svg",
-        String.format(Locale.ROOT, "Server CPU per request (1 KiB in, 32 KiB out, %.0f/s)", rate),
+        fmt("Server CPU per request (1 KiB in, 32 KiB out, %.0f/s)", rate),
         "CPU µs per request",
         List.of(renamed(spreads.list.get(0), "gross"), renamed(spreads.list.get(1), "without JIT")),
         false,
@@ -372,7 +372,7 @@ final class Report {
     table("Figure (median of the rounds)", medians.list, false);
     chart(
         "latency-" + (size == 1024 * 1024 ? "1mib" : (size / 1024) + "kib") + ".svg",
-        String.format(Locale.ROOT, "Latency, %s responses at %.0f/s (open loop)", sized, rate),
+        fmt("Latency, %s responses at %.0f/s (open loop)", sized, rate),
         "milliseconds",
         percentiles.list,
         true,
@@ -435,7 +435,7 @@ final class Report {
     if (!quick) {
       chart(
           "capacity.svg",
-          String.format(Locale.ROOT, "Peak and capacity with p99 ≤ %.0f ms (hello)", bound),
+          fmt("Peak and capacity with p99 ≤ %.0f ms (hello)", bound),
           "requests per second",
           List.of(renamed(figures.list.get(0), "capacity"), renamed(figures.list.get(1), "peak")),
           false,
@@ -446,20 +446,15 @@ final class Report {
   private String round(CapacityRound round) {
     String steal = tenths(round.peakStealPercent());
     if (quick) {
-      return String.format(Locale.ROOT, "%d: not resolved (s %s)", round.round(), steal);
+      return fmt("%d: not resolved (s %s)", round.round(), steal);
     }
-    return String.format(
-            Locale.ROOT,
+    return fmt(
             "%d: %.0f (s %s) → %.0f; ",
-            round.round(),
-            round.peakRate(),
-            steal,
-            round.capacityRate())
+            round.round(), round.peakRate(), steal, round.capacityRate())
         + round.steps().stream()
             .map(
                 s ->
-                    String.format(
-                        Locale.ROOT,
+                    fmt(
                         "%.0f: %.2f / %.2f ms, s %s%s %s",
                         s.targetRate(),
                         s.p99Millis(),
@@ -690,7 +685,7 @@ final class Report {
       return "–";
     }
     double r = a.median() / b.median();
-    String text = String.format(Locale.ROOT, r >= 100 ? "%.0f×" : r >= 10 ? "%.1f×" : "%.2f×", r);
+    String text = fmt(r >= 100 ? "%.0f×" : r >= 10 ? "%.1f×" : "%.2f×", r);
     boolean spreads = a.values().size() > 1 && b.values().size() > 1;
     return spreads && Verdicts.overlap(a, b) ? "≈ " + text : text;
   }
@@ -734,11 +729,16 @@ final class Report {
 
   /** Appends {@code format} with {@code args}, formatted as every number of the report. */
   private void printf(String format, Object... args) {
-    md.append(String.format(Locale.ROOT, format, args));
+    md.append(fmt(format, args));
+  }
+
+  /** {@code format} with {@code args}, as every number of the report (a dot for decimals). */
+  static String fmt(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
   }
 
   private static DoubleFunction<String> f(String format) {
-    return v -> String.format(Locale.ROOT, format, v);
+    return v -> fmt(format, v);
   }
 
   /** Bytes in B, KiB, MiB or GiB. */
@@ -750,16 +750,16 @@ final class Report {
       return size((long) b); // an axis tick: 1 KiB, 32 KiB, 1 MiB
     }
     if (b < 1024) {
-      return String.format(Locale.ROOT, "%.0f B", b);
+      return fmt("%.0f B", b);
     }
-    if (b < 1024 * 1024) {
-      return String.format(Locale.ROOT, b < 10 * 1024 ? "%.2f KiB" : "%.1f KiB", b / 1024);
+    double v = b / 1024;
+    for (String unit : List.of(" KiB", " MiB")) {
+      if (v < 1024) {
+        return fmt((v < 10 ? "%.2f" : "%.1f") + unit, v);
+      }
+      v /= 1024;
     }
-    if (b < 1024.0 * 1024 * 1024) {
-      return String.format(
-          Locale.ROOT, b < 10 * 1024 * 1024 ? "%.2f MiB" : "%.1f MiB", b / 1024 / 1024);
-    }
-    return String.format(Locale.ROOT, "%.2f GiB", b / 1024 / 1024 / 1024);
+    return fmt("%.2f GiB", v);
   }
 
   /** Bytes with their sign. */
@@ -776,15 +776,15 @@ final class Report {
   }
 
   static String micros(double v) {
-    return String.format(Locale.ROOT, v >= 100 ? "%.0f µs" : "%.1f µs", v);
+    return fmt(v >= 100 ? "%.0f µs" : "%.1f µs", v);
   }
 
   static String millis(double v) {
-    return String.format(Locale.ROOT, v >= 100 ? "%.0f ms" : v >= 1 ? "%.2f ms" : "%.3f ms", v);
+    return fmt(v >= 100 ? "%.0f ms" : v >= 1 ? "%.2f ms" : "%.3f ms", v);
   }
 
   private static String tenths(double v) {
-    return Double.isNaN(v) ? "?" : String.format(Locale.ROOT, "%.1f", v);
+    return Double.isNaN(v) ? "?" : fmt("%.1f", v);
   }
 
   /**
@@ -796,22 +796,16 @@ final class Report {
   static String machineNote(Results.Meta meta) {
     double others = meta.otherCpuPercent();
     String loads =
-        String.format(
-            Locale.ROOT,
+        fmt(
             "load average %.2f before the run and %.2f after it on %d cores, the latter counting"
                 + " the run's own processes",
-            meta.loadAverageBefore(),
-            meta.loadAverageAfter(),
-            meta.cores());
+            meta.loadAverageBefore(), meta.loadAverageAfter(), meta.cores());
     boolean busy =
         Double.isNaN(others) ? meta.loadAverageBefore() > meta.cores() * 0.5 : others > 10;
     String share =
         Double.isNaN(others)
             ? ""
-            : String.format(
-                Locale.ROOT,
-                "other processes used %.1f %% of the machine's CPU during the run; ",
-                others);
+            : fmt("other processes used %.1f %% of the machine's CPU during the run; ", others);
     if (busy) {
       return "> **The machine was busy**: "
           + share

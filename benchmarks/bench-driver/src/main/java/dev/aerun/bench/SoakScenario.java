@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
@@ -72,8 +71,7 @@ final class SoakScenario {
       SoakSample s = sample(client, server, (System.nanoTime() - start) / 1e9);
       samples.add(s);
       progress.note(
-          String.format(
-              Locale.ROOT,
+          Report.fmt(
               "%s soak %d/%d: heap after GC %s, %d threads, %d descriptors",
               server.peer().id,
               i,
@@ -161,11 +159,11 @@ final class SoakScenario {
     }
     double threads = growth(row.samples(), SoakSample::threads);
     if (threads > THREAD_TOLERANCE) {
-      missed.add(String.format(Locale.ROOT, "threads %+.0f", threads));
+      missed.add(Report.fmt("threads %+.0f", threads));
     }
     double fds = growth(row.samples(), SoakSample::fds);
     if (fds > FD_TOLERANCE) {
-      missed.add(String.format(Locale.ROOT, "descriptors %+.0f", fds));
+      missed.add(Report.fmt("descriptors %+.0f", fds));
     }
     return missed;
   }

@@ -3,7 +3,6 @@ package dev.aerun.bench;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleFunction;
 import java.util.function.Function;
@@ -32,7 +31,7 @@ final class Stats {
 
     /** {@code median (min–max)} with {@code format} for each number. */
     String format(String format) {
-      return format(v -> String.format(Locale.ROOT, format, v));
+      return format(v -> Report.fmt(format, v));
     }
 
     String format(DoubleFunction<String> format) {

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
@@ -219,6 +218,6 @@ final class Steal {
 
   /** "2.1 %", or "?" where steal is not known. */
   static String percent(double value) {
-    return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%.1f %%", value);
+    return Double.isNaN(value) ? "?" : Report.fmt("%.1f %%", value);
   }
 }

@@ -87,7 +87,7 @@ final class Targets {
               double ratio =
                   echoMedian(legacy, EchoRow::allocatedBytesPerRequest)
                       / Math.max(1, echoMedian(http, EchoRow::allocatedBytesPerRequest));
-              row.add(name + String.format(Locale.ROOT, "%.1f×", ratio), ratio >= 10);
+              row.add(name + Report.fmt("%.1f×", ratio), ratio >= 10);
             }),
         echo(
             r,
@@ -196,12 +196,9 @@ final class Targets {
     if (http.known() && bare.known()) {
       double diff = http.median() - bare.median();
       String figure =
-          String.format(
-              Locale.ROOT,
+          Report.fmt(
               "%s (%s vs %s)",
-              signed(diff),
-              Report.bytes(http.median()),
-              Report.bytes(bare.median()));
+              signed(diff), Report.bytes(http.median()), Report.bytes(bare.median()));
       row.add(figure, diff <= 1024);
     }
     return row.done();
@@ -258,8 +255,7 @@ final class Targets {
           latencyRows(r, "http", size).stream().allMatch(l -> l.lag().measurable())
               && latencyRows(r, "bare", size).stream().allMatch(l -> l.lag().measurable());
       String figure =
-          String.format(
-              Locale.ROOT,
+          Report.fmt(
               "%s: %.2f× (%s vs %s ms%s)%s",
               Report.size(size),
               http.median() / bare.median(),
@@ -346,13 +342,9 @@ final class Targets {
     Row row = new Row(target);
     if (h.known() && b.known()) {
       String figure =
-          String.format(
-              Locale.ROOT,
+          Report.fmt(
               "%.2f× (%s vs %s %s)",
-              h.median() / b.median(),
-              h.format(format),
-              b.format(format),
-              unit);
+              h.median() / b.median(), h.format(format), b.format(format), unit);
       row.add(figure, verdict.apply(h, b));
     }
     return row.done();
@@ -426,14 +418,10 @@ final class Targets {
       boolean lowerIsBetter) {
     if (Verdicts.beatsBeyondNoise(value, bare, lowerIsBetter)) {
       problems.add(
-          String.format(
-              Locale.ROOT,
+          Report.fmt(
               "%s beats bare Jetty on %s by more than the noise (%s vs %s): a measurement"
                   + " problem, not a result",
-              peer,
-              figure,
-              value.format("%.1f"),
-              bare.format("%.1f")));
+              peer, figure, value.format("%.1f"), bare.format("%.1f")));
     }
   }
 

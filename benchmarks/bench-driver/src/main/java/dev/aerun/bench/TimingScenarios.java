@@ -11,7 +11,6 @@ import dev.aerun.bench.Results.Percentiles;
 import dev.aerun.bench.Results.PhaseLag;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -108,8 +107,7 @@ final class TimingScenarios {
             w.after().gcPauseMillis() - w.before().gcPauseMillis(),
             lag,
             measured.stealPercent()));
-    return String.format(
-        Locale.ROOT,
+    return Report.fmt(
         "%.0f µs CPU/request (%.0f without JIT), %s/request, lag p99 %s%s%s",
         perRequest,
         netOfJit,
@@ -146,8 +144,7 @@ final class TimingScenarios {
             run.maxSendLagMicros(),
             lag,
             measured.stealPercent()));
-    return String.format(
-        Locale.ROOT,
+    return Report.fmt(
         "p50 %.2f / p99 %.2f / max %.1f ms, %.0f/s, lag p99 %s%s%s%s",
         p.p50(),
         p.p99(),
