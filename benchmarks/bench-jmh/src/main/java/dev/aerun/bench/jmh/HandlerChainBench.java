@@ -21,16 +21,11 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -48,13 +43,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * --request-log on} (Cloud Logging JSON, here written to nowhere); {@code off} is the runtime's
  * default off a terminal: no request log installed. The difference is the log line's cost.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class HandlerChainBench {
+public class HandlerChainBench extends JmhSettings {
   private static final byte[] HELLO = "hello".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] REQUEST =
       ("GET /hello?name=bench HTTP/1.1\r\n"

@@ -2,17 +2,8 @@ package dev.aerun.bench.jmh;
 
 import dev.aerun.runtime.contract.RequestContract;
 import dev.aerun.runtime.contract.TrustPolicy;
-import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpField;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -20,13 +11,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * this once per header of every request), and checking a peer against a trusted-proxy list. Same
  * package as {@link RequestContract}, whose classifier is package-private.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class HeaderPolicyBench {
+public class HeaderPolicyBench extends JmhSettings {
   private final String[] names =
       RequestContractBench.platformHeaders().stream()
           .map(HttpField::getName)

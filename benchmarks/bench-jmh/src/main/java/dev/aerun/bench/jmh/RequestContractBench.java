@@ -5,18 +5,9 @@ import dev.aerun.runtime.contract.ContractResult;
 import dev.aerun.runtime.contract.RequestContract;
 import dev.aerun.runtime.contract.TrustPolicy;
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The request contract ({@link RequestContract#apply}) on the requests both modes see most: a
@@ -24,13 +15,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * platform front end's request from a trusted peer (headers read, private ones hidden), and the
  * same platform headers forged by an untrusted client (all removed).
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class RequestContractBench {
+public class RequestContractBench extends JmhSettings {
   static final InetSocketAddress PEER = new InetSocketAddress("127.0.0.1", 40000);
 
   private final RequestContract trustNone = new RequestContract(ContractOptions.defaults());

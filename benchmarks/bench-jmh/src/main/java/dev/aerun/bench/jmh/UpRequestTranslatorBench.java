@@ -7,18 +7,9 @@ import dev.aerun.rpc.proto.HttpRequest;
 import dev.aerun.rpc.proto.TraceContext;
 import dev.aerun.rpc.proto.UPRequest;
 import dev.aerun.rpc.runtime.UpRequestTranslator;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Legacy mode's runtime side: an {@link UPRequest} turned into the Jetty request metadata the RPC
@@ -26,13 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * message's serialization and parsing, with a small and a 1 MiB body. Same package as the
  * translator, which is package-private.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class UpRequestTranslatorBench {
+public class UpRequestTranslatorBench extends JmhSettings {
   @Param({"1024", "1048576"})
   public int bodySize;
 
