@@ -1,5 +1,6 @@
 package dev.aerun.runtime.contract;
 
+import dev.aerun.runtime.server.HeadersOnlyStreams;
 import java.net.SocketAddress;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -56,11 +57,14 @@ public final class AppEngineRequestHandler extends Handler.Wrapper {
 
   /**
    * Whether trailer fields may follow the body: HTTP/1.x carries them only after a chunked body
-   * (length unknown); later versions after any body.
+   * (length unknown); later versions after any body or none, unless the stream ended with its
+   * headers.
    */
   private static boolean mayHaveTrailers(Request request) {
-    return request.getConnectionMetaData().getHttpVersion().getVersion() >= 20
-        || request.getLength() < 0 && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+    if (request.getConnectionMetaData().getHttpVersion().getVersion() >= 20) {
+      return !HeadersOnlyStreams.endedWithHeaders(request);
+    }
+    return request.getLength() < 0 && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
   }
 
   /**

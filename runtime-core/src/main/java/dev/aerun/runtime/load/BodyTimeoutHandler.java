@@ -1,6 +1,7 @@
 package dev.aerun.runtime.load;
 
 import dev.aerun.runtime.server.BodyCompressionHandler;
+import dev.aerun.runtime.server.HeadersOnlyStreams;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -142,17 +143,21 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
 
   /**
    * Whether a body may follow: a length over 0, or (no length) a chunked HTTP/1 body, a body being
-   * inflated ({@link BodyCompressionHandler#INFLATED_LENGTH}) or any HTTP/2+ stream. Jetty gives a
-   * bodiless HTTP/1 request no length at all, not 0.
+   * inflated ({@link BodyCompressionHandler#INFLATED_LENGTH}) or an HTTP/2+ stream that did not end
+   * with its headers ({@link HeadersOnlyStreams}). Jetty gives a bodiless HTTP/1 request no length
+   * at all, not 0.
    */
   public static boolean mayHaveBody(Request request) {
     long length = request.getLength();
     if (length >= 0) {
       return length > 0;
     }
+    if (request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING)
+        || request.getHeaders().contains(BodyCompressionHandler.INFLATED_LENGTH)) {
+      return true;
+    }
     return request.getConnectionMetaData().getHttpVersion().getVersion() >= 20
-        || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING)
-        || request.getHeaders().contains(BodyCompressionHandler.INFLATED_LENGTH);
+        && !HeadersOnlyStreams.endedWithHeaders(request);
   }
 
   /** A request whose body reads fail once a bound passes. */

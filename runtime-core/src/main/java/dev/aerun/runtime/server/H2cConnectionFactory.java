@@ -4,6 +4,9 @@ import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http2.api.Stream;
+import org.eclipse.jetty.http2.api.server.ServerSessionListener;
+import org.eclipse.jetty.http2.frames.HeadersFrame;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
@@ -13,7 +16,8 @@ import org.eclipse.jetty.server.HttpConfiguration;
 /**
  * Jetty's h2c, with the HTTP/1.1 {@code Upgrade: h2c} path optional: with it off, only a connection
  * that starts with HTTP/2's preface (prior knowledge) speaks HTTP/2, and a request asking to
- * upgrade is answered over HTTP/1.1 as if it had not asked.
+ * upgrade is answered over HTTP/1.1 as if it had not asked. Streams that end with their {@code
+ * HEADERS} frame are marked for {@link HeadersOnlyStreams}.
  */
 final class H2cConnectionFactory extends HTTP2CServerConnectionFactory {
   private final boolean upgrade;
@@ -36,5 +40,23 @@ final class H2cConnectionFactory extends HTTP2CServerConnectionFactory {
       return null;
     }
     return super.upgradeConnection(connector, endPoint, request, response);
+  }
+
+  @Override
+  protected ServerSessionListener newSessionListener(Connector connector, EndPoint endPoint) {
+    return new MarkingListener(endPoint);
+  }
+
+  /** Jetty's listener, marking bodiless streams before Jetty hands them to the handlers. */
+  private final class MarkingListener extends HTTPServerSessionListener {
+    MarkingListener(EndPoint endPoint) {
+      super(endPoint);
+    }
+
+    @Override
+    public Stream.Listener onNewStream(Stream stream, HeadersFrame frame) {
+      HeadersOnlyStreams.opened(stream, frame);
+      return super.onNewStream(stream, frame);
+    }
   }
 }
