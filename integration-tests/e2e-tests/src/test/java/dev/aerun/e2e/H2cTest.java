@@ -24,14 +24,17 @@ import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.HTTP2Session;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.api.Stream;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
+import org.eclipse.jetty.http2.frames.DataFrame;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.eclipse.jetty.http2.frames.HeadersFrame;
 import org.eclipse.jetty.http2.frames.PingFrame;
 import org.eclipse.jetty.http2.frames.ResetFrame;
+import org.eclipse.jetty.http2.frames.SettingsFrame;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -217,7 +220,13 @@ class H2cTest {
   /** A raw HTTP/2 session to {@code runtime} that records whether the server ended it. */
   private static final class Watched implements Session.Listener {
     final CountDownLatch closed = new CountDownLatch(1);
+    final CountDownLatch settings = new CountDownLatch(1);
     volatile GoAwayFrame goAway;
+
+    @Override
+    public void onSettings(Session session, SettingsFrame frame) {
+      settings.countDown();
+    }
 
     @Override
     public void onGoAway(Session session, GoAwayFrame frame) {
@@ -248,6 +257,59 @@ class H2cTest {
         if (frame.getMetaData() instanceof MetaData.Response response) {
           status.complete(response.getStatus());
         }
+      }
+    };
+  }
+
+  /**
+   * A stream listener that completes {@code answer} with the response's status and body, or with
+   * the error code of a reset in its stead ({@code "reset N"}).
+   */
+  private static Stream.Listener answerTo(CompletableFuture<String> answer) {
+    return new Stream.Listener() {
+      private final StringBuilder body = new StringBuilder();
+      private int status;
+
+      @Override
+      public void onHeaders(Stream stream, HeadersFrame frame) {
+        if (frame.getMetaData() instanceof MetaData.Response response) {
+          status = response.getStatus();
+          if (frame.isEndStream()) {
+            answer.complete(status + " ");
+          } else {
+            stream.demand();
+          }
+        }
+      }
+
+      @Override
+      public void onDataAvailable(Stream stream) {
+        Stream.Data data = stream.readData();
+        if (data == null) {
+          stream.demand();
+          return;
+        }
+        body.append(java.nio.charset.StandardCharsets.UTF_8.decode(data.frame().getByteBuffer()));
+        boolean last = data.frame().isEndStream();
+        data.release();
+        if (last) {
+          answer.complete(status + " " + body);
+        } else {
+          stream.demand();
+        }
+      }
+
+      @Override
+      public void onReset(Stream stream, ResetFrame frame, Callback callback) {
+        answer.complete("reset " + frame.getError());
+        callback.succeeded();
+      }
+
+      @Override
+      public void onFailure(
+          Stream stream, int error, String reason, Throwable failure, Callback callback) {
+        answer.complete("failed " + error + " " + reason);
+        callback.succeeded();
       }
     };
   }
@@ -324,8 +386,9 @@ class H2cTest {
     assertEquals(0, runtime.waitFor(60));
   }
 
-  @Test
-  void aStreamThatNeverSendsItsBodyGets408() throws Exception {
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aStreamThatNeverSendsItsBodyGets408(boolean withLength) throws Exception {
     RuntimeProcess runtime =
         runtimes.start(
             RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
@@ -333,17 +396,99 @@ class H2cTest {
     runtime.port();
     Session session = connect(runtime, new Watched());
     CompletableFuture<Integer> status = new CompletableFuture<>();
-    HttpFields.Mutable fields = HttpFields.build().put("Content-Length", "1000");
+    HttpFields fields =
+        withLength ? HttpFields.build().put("Content-Length", "1000") : HttpFields.EMPTY;
     MetaData.Request post =
         new MetaData.Request(
             "POST",
             HttpURI.from(runtime.uri("/request-info").toString()),
             HttpVersion.HTTP_2,
             fields);
-    // Headers, then nothing: the body never comes.
-    session
-        .newStream(new HeadersFrame(post, null, false), statusTo(status))
-        .get(10, TimeUnit.SECONDS);
+    // Headers without END_STREAM, then (without a length, one byte) nothing: the body never ends.
+    Stream stream =
+        session
+            .newStream(new HeadersFrame(post, null, false), statusTo(status))
+            .get(10, TimeUnit.SECONDS);
+    if (!withLength) {
+      stream.data(
+          new DataFrame(stream.getId(), java.nio.ByteBuffer.wrap(new byte[] {'x'}), false),
+          Callback.NOOP);
+    }
     assertEquals(408, status.get(60, TimeUnit.SECONDS));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void aSettingsFloodClosesTheConnection(String mode) throws Exception {
+    RuntimeProcess runtime = byMode.get(mode);
+    Watched watched = new Watched();
+    Session session = connect(runtime, watched);
+    // Each SETTINGS costs the server an acknowledgement and a reconfiguration, and no request.
+    for (int i = 0; i < 2000 && watched.closed.getCount() > 0; i++) {
+      session.settings(new SettingsFrame(Map.of(), false), Callback.NOOP);
+    }
+    assertTrue(watched.closed.await(30, TimeUnit.SECONDS), "the server kept the connection");
+    assertTrue(watched.goAway != null, "the server said GOAWAY");
+    assertEquals(ErrorCode.ENHANCE_YOUR_CALM_ERROR.code, watched.goAway.getError());
+    assertEquals(200, h2.GET(runtime.uri("/hello")).getStatus());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void aHeaderBlockOver64KibIsRefusedWithoutA5xx(String mode) throws Exception {
+    RuntimeProcess runtime = byMode.get(mode);
+    Watched watched = new Watched();
+    Session session = connect(runtime, watched);
+    assertTrue(watched.settings.await(30, TimeUnit.SECONDS));
+    // Jetty's client keeps to the server's SETTINGS_MAX_HEADER_LIST_SIZE (64 KiB); this client
+    // does not, as an abusive one would not.
+    ((HTTP2Session) session).getGenerator().getHpackEncoder().setMaxHeaderListSize(1 << 20);
+    HttpFields.Mutable fields = HttpFields.build().put("X-Big", "a".repeat(70 * 1024));
+    MetaData.Request request =
+        new MetaData.Request(
+            "GET", HttpURI.from(runtime.uri("/hello").toString()), HttpVersion.HTTP_2, fields);
+    CompletableFuture<String> answer = new CompletableFuture<>();
+    session.newStream(new HeadersFrame(request, null, true), answerTo(answer));
+    // Jetty's HPACK decoder refuses the block for the whole connection: GOAWAY PROTOCOL_ERROR,
+    // the stream failed, never served and never a 5xx.
+    String outcome = answer.get(30, TimeUnit.SECONDS);
+    assertTrue(outcome.startsWith("failed "), outcome);
+    assertTrue(watched.closed.await(30, TimeUnit.SECONDS), "the server kept the connection");
+    assertEquals(
+        ErrorCode.PROTOCOL_ERROR.code, watched.goAway.getError(), watched.goAway.toString());
+    // Nothing wedged: the runtime serves everyone else.
+    assertEquals(200, h2.GET(runtime.uri("/hello")).getStatus());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "legacy"})
+  void trailersAfterNoBodyAreStillFiltered(String mode) throws Exception {
+    RuntimeProcess runtime = byMode.get(mode);
+    Session session = connect(runtime, new Watched());
+    MetaData.Request post =
+        new MetaData.Request(
+            "POST",
+            HttpURI.from(runtime.uri("/request-info").toString()),
+            HttpVersion.HTTP_2,
+            HttpFields.EMPTY);
+    CompletableFuture<String> answer = new CompletableFuture<>();
+    // HEADERS without END_STREAM, then trailers that end the stream: no DATA at all.
+    Stream stream =
+        session
+            .newStream(new HeadersFrame(post, null, false), answerTo(answer))
+            .get(10, TimeUnit.SECONDS);
+    HttpFields trailers =
+        HttpFields.build()
+            .put("X-AppEngine-User-Email", "forged@example.com")
+            .put("X-Honest", "kept");
+    stream.headers(
+        new HeadersFrame(stream.getId(), new MetaData(HttpVersion.HTTP_2, trailers), null, true),
+        Callback.NOOP);
+    String seen = answer.get(30, TimeUnit.SECONDS);
+    assertTrue(seen.startsWith("200 "), seen);
+    JsonNode info = JSON.readTree(seen.substring(4));
+    assertEquals(0, info.get("bodyLength").asInt(), seen);
+    assertEquals("kept", info.get("trailers").path("x-honest").asText(), seen);
+    assertFalse(seen.toLowerCase().contains("forged"), seen);
   }
 }
