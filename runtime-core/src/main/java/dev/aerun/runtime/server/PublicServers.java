@@ -101,6 +101,7 @@ public final class PublicServers {
     if (serving.protocols().h2c() == Protocols.H2c.OFF) {
       return new ConnectionFactory[] {http11};
     }
+    http.addCustomizer(new Http2HostCustomizer());
     H2cConnectionFactory h2c =
         new H2cConnectionFactory(http, serving.protocols().h2c() == Protocols.H2c.UPGRADE);
     Capacity capacity = serving.capacity();

@@ -15,8 +15,11 @@ import java.util.Map;
  * @param streamsResponses true for HttpConnector mode, which streams a response and so can only cut
  *     it short when it overflows after commit; false for legacy mode, which buffers it and can
  *     still answer 500 (the one documented difference, docs/REQUESTS.md)
+ * @param h2c true when the cases go over HTTP/2 cleartext ({@link H2cClient}) instead of HTTP/1.1;
+ *     such a mode shares the runtime of an HTTP/1.1 mode with the same options, so the two
+ *     transports meet the same process
  */
-record Mode(String name, List<String> args, boolean streamsResponses) {
+record Mode(String name, List<String> args, boolean streamsResponses, boolean h2c) {
   /** The system property listing the modes to run, comma-separated. */
   static final String MODES_PROPERTY = "aerun.parity.modes";
 
@@ -24,7 +27,8 @@ record Mode(String name, List<String> args, boolean streamsResponses) {
   static final String ARGS_PROPERTY_PREFIX = "aerun.parity.args.";
 
   /** What runs when the property is not set: the same list as the e2e-tests pom's default. */
-  static final String DEFAULT_MODES = "http,legacy-inprocess,legacy-tcp,legacy-unix";
+  static final String DEFAULT_MODES =
+      "http,legacy-inprocess,legacy-tcp,legacy-unix,http-h2c,legacy-h2c";
 
   private static final Map<String, Mode> KNOWN = known();
 
@@ -37,11 +41,20 @@ record Mode(String name, List<String> args, boolean streamsResponses) {
     add(modes, "legacy-inprocess", false, "--mode", "legacy", "--rpc-transport", "inprocess");
     add(modes, "legacy-tcp", false, "--mode", "legacy", "--rpc-transport", "tcp");
     add(modes, "legacy-unix", false, "--mode", "legacy", "--rpc-transport", "unix");
+    // The same runtimes as http and legacy-inprocess, asked over h2c.
+    modes.put("http-h2c", new Mode("http-h2c", List.of("--mode", "http"), true, true));
+    modes.put(
+        "legacy-h2c",
+        new Mode(
+            "legacy-h2c",
+            List.of("--mode", "legacy", "--rpc-transport", "inprocess"),
+            false,
+            true));
     return modes;
   }
 
   private static void add(Map<String, Mode> modes, String name, boolean streams, String... args) {
-    modes.put(name, new Mode(name, List.of(args), streams));
+    modes.put(name, new Mode(name, List.of(args), streams, false));
   }
 
   /** The modes selected by {@value #MODES_PROPERTY}; the first is the reference. */
@@ -64,7 +77,12 @@ record Mode(String name, List<String> args, boolean streamsResponses) {
       }
       String override = System.getProperty(ARGS_PROPERTY_PREFIX + trimmed, "").trim();
       if (!override.isEmpty()) {
-        mode = new Mode(trimmed, Arrays.asList(override.split("\\s+")), mode.streamsResponses());
+        mode =
+            new Mode(
+                trimmed,
+                Arrays.asList(override.split("\\s+")),
+                mode.streamsResponses(),
+                mode.h2c());
       }
       modes.add(mode);
     }

@@ -11,9 +11,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.TestInstance;
@@ -27,8 +29,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * answers, field by field, fails that case.
  *
  * <p>The configurations come from {@code -Daerun.parity.modes} (see {@link Mode}): one runtime per
- * mode, all started once for the class, on port 0 of 127.0.0.1. A mode whose runtime cannot start
- * fails each of its cases with the runtime's output; it is never skipped.
+ * mode, all started once for the class, on port 0 of 127.0.0.1; an h2c mode asks the runtime of the
+ * HTTP/1.1 mode with its options over HTTP/2 and is compared with the reference on what both
+ * transports share ({@link Snapshot#acrossTransports}). A mode whose runtime cannot start fails
+ * each of its cases with the runtime's output; it is never skipped.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class ParityTest {
@@ -48,6 +52,11 @@ abstract class ParityTest {
   void startRuntimes() throws Exception {
     // All at once: the JVMs start in parallel; each test waits only for the runtimes it uses.
     for (Mode mode : modes) {
+      RuntimeProcess shared = mode.h2c() ? sameOptions(mode) : null;
+      if (shared != null) {
+        runtimes.put(mode.name(), shared);
+        continue;
+      }
       RuntimeProcess.Launch launch =
           RuntimeProcess.launch(ExplodedApps.of(war)).args(mode.args().toArray(String[]::new));
       if (variant == Variant.FORWARDING) {
@@ -62,9 +71,19 @@ abstract class ParityTest {
     }
   }
 
+  /** The runtime of an HTTP/1.1 mode with {@code mode}'s options, or null if none runs. */
+  private RuntimeProcess sameOptions(Mode mode) {
+    for (Mode other : modes) {
+      if (!other.h2c() && other.args().equals(mode.args()) && runtimes.containsKey(other.name())) {
+        return runtimes.get(other.name());
+      }
+    }
+    return null;
+  }
+
   @AfterAll
   void stopRuntimes() {
-    runtimes.values().forEach(RuntimeProcess::close);
+    new java.util.LinkedHashSet<>(runtimes.values()).forEach(RuntimeProcess::close);
   }
 
   Stream<Arguments> comparisons() {
@@ -88,7 +107,13 @@ abstract class ParityTest {
     record(mode, c, actual);
     checkStatus(mode, c, got);
     List<String> differences =
-        Snapshot.differences(expected, referenceMode.name(), actual, mode.name());
+        mode.h2c() == referenceMode.h2c()
+            ? Snapshot.differences(expected, referenceMode.name(), actual, mode.name())
+            : Snapshot.differences(
+                expected.acrossTransports(),
+                referenceMode.name(),
+                actual.acrossTransports(),
+                mode.name());
     if (!differences.isEmpty()) {
       fail(
           c.name()
@@ -137,6 +162,12 @@ abstract class ParityTest {
 
   /** Sends a case to a mode's runtime; fails with its output if it did not start. */
   Exchange exchange(Mode mode, ParityCase c) throws Exception {
+    if (mode.h2c()) {
+      // Said per case in the report: a case with no HTTP/2 form is skipped, with the reason.
+      Optional<String> cannot = H2cClient.cannotSend(c);
+      Assumptions.assumeTrue(cannot.isEmpty(), () -> "not sent over h2c: " + cannot.get());
+      return H2cClient.exchange(c, port(mode));
+    }
     return RawClient.exchange(c, port(mode));
   }
 

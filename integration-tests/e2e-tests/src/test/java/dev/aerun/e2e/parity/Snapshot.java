@@ -13,8 +13,10 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -249,6 +251,73 @@ final class Snapshot {
       }
     }
     return true;
+  }
+
+  /** Response fields of HTTP/1.1 framing and connection management, which HTTP/2 has not. */
+  private static final Set<String> HTTP1_ONLY =
+      Set.of("connection", "keep-alive", "transfer-encoding");
+
+  private static final Pattern CHARSET = Pattern.compile("(?i)charset=[^;\\s\\]]+");
+
+  /**
+   * This snapshot without what differs between HTTP/1.1 and HTTP/2 by the protocols' definitions,
+   * to compare an answer over one with an answer over the other: the status line becomes its status
+   * (HTTP/2 has no reason phrase), header names are compared in lower case (HTTP/2 sends them so,
+   * to the client and to the app alike), HTTP/1.1's framing and connection fields are dropped from
+   * the answer and from the headers the app saw (a chunked HTTP/1.1 body is plain {@code DATA} over
+   * HTTP/2), and the app's {@code protocol} ({@code getProtocol()}) is not compared.
+   */
+  Snapshot acrossTransports() {
+    Map<String, String> f = new LinkedHashMap<>();
+    fields.forEach(
+        (name, value) -> {
+          if (name.equals("status line")) {
+            String[] parts = value.split(" ", 3);
+            f.put("status", parts.length > 1 ? parts[1] : value);
+          } else if (name.equals("interim responses")) {
+            f.put(name, value.replaceAll("HTTP/[0-9.]+ (\\d{3})[^|]*", "$1 "));
+          } else if (name.equals("header order")) {
+            // Content-Length is framing over HTTP/1.1, which Jetty writes after the other fields;
+            // its value is still compared.
+            f.put(
+                name,
+                withoutHttp1Only(value.toLowerCase(Locale.ROOT))
+                    .replaceAll("(^|, )content-length(?=, |$)", "")
+                    .replaceAll("^, ", ""));
+          } else if (name.startsWith("header ")
+              && HTTP1_ONLY.contains(name.substring("header ".length()))) {
+            // framing, not content
+          } else if (name.equals("app protocol")) {
+            // HTTP/1.1 or HTTP/2.0: the one thing the app may tell apart
+          } else if (name.equals("app header names")) {
+            f.put(name, withoutHttp1Only(value.toLowerCase(Locale.ROOT)));
+          } else if (name.startsWith("app headers ")) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (lower.equals("app headers content-type")) {
+              // A charset name is case-insensitive (RFC 9110, 8.3.2); Jetty's HPACK decoder hands
+              // the app its own spelling of a common Content-Type.
+              f.put(
+                  lower,
+                  CHARSET.matcher(value).replaceAll(m -> m.group().toLowerCase(Locale.ROOT)));
+            } else if (!HTTP1_ONLY.contains(lower.substring("app headers ".length()))) {
+              f.put(lower, value);
+            }
+          } else {
+            f.put(name, value);
+          }
+        });
+    return new Snapshot(f);
+  }
+
+  /** A list of header names ({@code a, b, c}) without HTTP/1.1's framing and connection ones. */
+  private static String withoutHttp1Only(String names) {
+    List<String> kept = new ArrayList<>();
+    for (String name : names.split(", ")) {
+      if (!HTTP1_ONLY.contains(name)) {
+        kept.add(name);
+      }
+    }
+    return String.join(", ", kept);
   }
 
   /**
