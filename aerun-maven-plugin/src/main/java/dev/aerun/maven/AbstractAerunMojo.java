@@ -84,6 +84,18 @@ abstract class AbstractAerunMojo extends AbstractMojo {
   @Parameter(property = "aerun.devHosts")
   protected String devHosts;
 
+  /**
+   * Also serve on a Unix-domain socket at this path ({@code --unix-socket}), beside the port: the
+   * way a sidecar (Envoy, nginx, an authenticating proxy) reaches the app. The file is owner-only
+   * unless {@link #unixSocketGroup}.
+   */
+  @Parameter(property = "aerun.unixSocket")
+  protected File unixSocket;
+
+  /** With {@link #unixSocket}: the socket file's group may connect too ({@code rw-rw----}). */
+  @Parameter(property = "aerun.unixSocketGroup", defaultValue = "false")
+  protected boolean unixSocketGroup;
+
   /** The {@code java} to fork; by default the one running Maven. */
   @Parameter(property = "aerun.java")
   protected String javaExecutable;
@@ -242,6 +254,13 @@ abstract class AbstractAerunMojo extends AbstractMojo {
     if (devHosts != null && !devHosts.isBlank()) {
       command.add("--dev-hosts");
       command.add(devHosts);
+    }
+    if (unixSocket != null) {
+      command.add("--unix-socket");
+      command.add(unixSocket.getAbsolutePath());
+      if (unixSocketGroup) {
+        command.add("--unix-socket-group");
+      }
     }
     command.add("--temp-dir");
     command.add(workDirectory().resolve("tmp").toString());
