@@ -1,5 +1,6 @@
 package dev.aerun.e2e.parity;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.aerun.e2e.parity.ParityCase.Variant;
@@ -12,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -101,6 +103,16 @@ abstract class ParityTest {
   @MethodSource("comparisons")
   void sameAsReference(Mode mode, ParityCase c) throws Exception {
     Mode referenceMode = modes.get(0);
+    if (mode.h2c()
+        && !referenceMode.h2c()
+        && war.contains("ee8")
+        && c.expectedStatuses().equals(Set.of(405))) {
+      // javax.servlet's HttpServlet answers an unimplemented method with 405 only when
+      // getProtocol() ends in 1.1, else 400: the app itself tells the protocols apart.
+      Exchange got = exchange(mode, c);
+      assertEquals(400, got.status(), c.name() + "\n" + Snapshot.of(c, got));
+      return;
+    }
     Snapshot expected = referenceSnapshot(referenceMode, c);
     Exchange got = exchange(mode, c);
     Snapshot actual = Snapshot.of(c, got);
