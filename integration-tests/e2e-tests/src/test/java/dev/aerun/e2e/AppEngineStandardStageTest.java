@@ -10,6 +10,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.aerun.testing.RawResponse;
 import dev.aerun.testing.RuntimeProcess;
 import dev.aerun.testing.Runtimes;
+import dev.aerun.testing.TempDirs;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -22,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,7 +31,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -54,7 +53,7 @@ class AppEngineStandardStageTest {
 
   @BeforeAll
   void stage() throws Exception {
-    work = Files.createTempDirectory("aerun-standard-");
+    work = TempDirs.deletedAtExit("aerun-standard-");
     staged = work.resolve("staged");
     Process stage =
         new ProcessBuilder(
@@ -71,13 +70,6 @@ class AppEngineStandardStageTest {
     stageOutput = new String(stage.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(stage.waitFor(120, TimeUnit.SECONDS));
     assertEquals(0, stage.exitValue(), stageOutput);
-  }
-
-  @AfterAll
-  void delete() throws Exception {
-    try (Stream<Path> tree = Files.walk(work)) {
-      tree.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
   }
 
   private String entrypoint() {

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.testing.RuntimeProcess;
 import dev.aerun.testing.Runtimes;
-import java.nio.file.Files;
+import dev.aerun.testing.TempDirs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;
@@ -48,7 +48,7 @@ class BundledServicesSmokeTest {
                     "--log-format",
                     "text",
                     "--api-data",
-                    Files.createTempDirectory("aerun-apis-smoke-").toString()));
+                    TempDirs.deletedAtExit("aerun-apis-smoke-").toString()));
     runtime.port();
     assertTrue(runtime.output().contains(serving), runtime.output());
     call(runtime, "put?name=smoke&value=v-smoke");

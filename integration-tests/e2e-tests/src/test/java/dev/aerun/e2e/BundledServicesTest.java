@@ -10,11 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.aerun.testing.RawResponse;
 import dev.aerun.testing.RuntimeProcess;
 import dev.aerun.testing.Runtimes;
+import dev.aerun.testing.TempDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -35,7 +35,7 @@ class BundledServicesTest {
 
   @BeforeAll
   void start() throws Exception {
-    data = Files.createTempDirectory("aerun-apis-data-");
+    data = TempDirs.deletedAtExit("aerun-apis-data-");
     runtime = launch(data);
   }
 
@@ -47,13 +47,6 @@ class BundledServicesTest {
                 .env("AERUN_API_HOST_LOG_CALLS", "1"));
     started.port();
     return started;
-  }
-
-  @AfterAll
-  void deleteData() throws Exception {
-    try (var tree = Files.walk(data)) {
-      tree.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
   }
 
   @Test
@@ -225,7 +218,7 @@ class BundledServicesTest {
   @Test
   void theHostDiesWithTheDevServer() throws Exception {
     // A data folder of its own: the killed host writes its Datastore as it ends.
-    RuntimeProcess doomed = launch(Files.createTempDirectory("aerun-apis-doomed-"));
+    RuntimeProcess doomed = launch(TempDirs.deletedAtExit("aerun-apis-doomed-"));
     ProcessHandle host = hostOf(doomed);
     ProcessHandle.of(doomed.pid()).orElseThrow().destroyForcibly(); // kill -9
     host.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.testing.RuntimeProcess;
 import dev.aerun.testing.Runtimes;
-import java.nio.file.Files;
+import dev.aerun.testing.TempDirs;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,7 +28,7 @@ class BundledServicesTicketTest {
                     "--trusted-proxies",
                     "192.0.2.1",
                     "--api-data",
-                    Files.createTempDirectory("aerun-apis-ticket-").toString())
+                    TempDirs.deletedAtExit("aerun-apis-ticket-").toString())
                 .env("AERUN_API_HOST_LOG_CALLS", "1"));
     call(runtime, "memcache", "X-AppEngine-Api-Ticket: forged-ticket");
     runtime.awaitOutput(Pattern.compile("request_id=aerun-[0-9a-f]+"));

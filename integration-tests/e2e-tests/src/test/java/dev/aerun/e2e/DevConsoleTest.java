@@ -11,11 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.aerun.testing.RawResponse;
 import dev.aerun.testing.RuntimeProcess;
 import dev.aerun.testing.Runtimes;
+import dev.aerun.testing.TempDirs;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -46,7 +45,7 @@ class DevConsoleTest {
 
   @BeforeAll
   void start() throws Exception {
-    data = Files.createTempDirectory("aerun-console-data-");
+    data = TempDirs.deletedAtExit("aerun-console-data-");
     runtime =
         runtimes.start(
             inMode(RuntimeProcess.launch(RuntimeProcess.app("sample-apis-ee10.war")))
@@ -62,13 +61,6 @@ class DevConsoleTest {
   /** How the status page names the mode. */
   String modeShown() {
     return "Mode: HttpConnector";
-  }
-
-  @AfterAll
-  void deleteData() throws Exception {
-    try (var tree = Files.walk(data)) {
-      tree.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
   }
 
   private HttpResponse<String> get(String path) throws Exception {

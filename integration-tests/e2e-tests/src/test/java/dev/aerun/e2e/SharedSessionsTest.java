@@ -9,12 +9,12 @@ import dev.aerun.testing.AppCopies;
 import dev.aerun.testing.RawResponse;
 import dev.aerun.testing.RuntimeProcess;
 import dev.aerun.testing.Runtimes;
+import dev.aerun.testing.TempDirs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -53,7 +53,7 @@ class SharedSessionsTest {
     if (JDK_ONLY) {
       return;
     }
-    dataDir = Files.createTempDirectory("aerun-pg-");
+    dataDir = TempDirs.deletedAtExit("aerun-pg-");
     String failure = "";
     // A port the system has free now; another process may take it first, hence the retries.
     for (int attempt = 0; attempt < 5; attempt++) {
@@ -187,7 +187,7 @@ class SharedSessionsTest {
     Path war =
         AppCopies.withDescriptorEdit(
             RuntimeProcess.app("sample-sessions-ee10.war"),
-            Files.createTempDirectory("aerun-write-behind-"),
+            TempDirs.deletedAtExit("aerun-write-behind-"),
             "<sessions-enabled>true</sessions-enabled>",
             "<sessions-enabled>true</sessions-enabled>"
                 + "<async-session-persistence enabled=\"true\"/>");
