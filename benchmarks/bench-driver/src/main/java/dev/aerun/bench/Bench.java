@@ -280,7 +280,7 @@ final class Bench {
           ServerProcess server = startAndEcho(client, peer, ee, round);
           if (server != null) {
             server.close();
-            trimLog(server.log());
+            trimLog(server.process().log());
           }
         }
       }
@@ -376,12 +376,7 @@ final class Bench {
         spread(rounds, CapacityRound::serverCpuMicrosPerRequestAtPeak).median(),
         phases.size(),
         (int) phases.stream().filter(p -> !p.measurable()).count(),
-        !results.calibration.isEmpty()
-            ? Calibration.verdict(results.calibration, Calibration.findOnPath("wrk") != null)
-            : Calibration.findOnPath("wrk") == null
-                ? "not calibrated: wrk is not on the PATH (benchmarks/bin/install-wrk.sh, then"
-                    + " --calibrate)"
-                : "calibrate against wrk with --calibrate");
+        Calibration.verdict(results.calibration, Calibration.findOnPath("wrk") != null));
   }
 
   private ServerProcess start(Peer peer, String ee, String what) throws IOException {
@@ -411,7 +406,7 @@ final class Bench {
       long nanos = server.awaitFirstOk("/hello");
       double stolen = before.percentUntil(Steal.Sample.now());
       port = server.awaitPort();
-      Matcher version = JETTY_VERSION.matcher(server.output());
+      Matcher version = JETTY_VERSION.matcher(server.process().output());
       jettyVersion = version.find() ? version.group(1) : jettyVersion;
       if (first && ee.equals("ee10") && options.runs(Scenario.COLDSTART)) {
         coldStarts
@@ -449,13 +444,13 @@ final class Bench {
       } catch (Exception ignored) {
         // Reported as -1.
       }
-      String log = workDir.getParent().relativize(server.log()).toString();
+      String log = workDir.getParent().relativize(server.process().log()).toString();
       results.processes.add(
           new Results.ProcessRow(
               server.peer().id, server.ee(), server.peakRssBytes(), threads, log));
     } finally {
       server.close();
-      trimLog(server.log());
+      trimLog(server.process().log());
     }
   }
 

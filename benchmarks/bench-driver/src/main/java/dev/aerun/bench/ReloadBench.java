@@ -1,15 +1,11 @@
 package dev.aerun.bench;
 
 import dev.aerun.testing.AppCopies;
+import dev.aerun.testing.RawResponse;
 import dev.aerun.testing.RuntimeProcess;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -47,8 +43,6 @@ final class ReloadBench {
             .log(work.resolve("runtime.log"));
     try (RuntimeProcess runtime = launch.start()) {
       int port = runtime.port();
-      HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
-      URI hello = URI.create("http://127.0.0.1:" + port + "/hello");
       out.printf(
           "reload benchmark: EE10 sample, %d reloads, runtime pid %d%n", reloads, runtime.pid());
       out.println(memoryLine(runtime, 0));
@@ -59,11 +53,8 @@ final class ReloadBench {
         long start = System.nanoTime();
         Files.write(app.resolve(HELLO), variants[i % 2 == 1 ? 0 : 1]);
         while (true) {
-          HttpResponse<String> response =
-              client.send(
-                  HttpRequest.newBuilder(hello).timeout(Duration.ofSeconds(60)).build(),
-                  HttpResponse.BodyHandlers.ofString());
-          if (response.statusCode() != 200) {
+          RawResponse response = RawResponse.get(port, "/hello");
+          if (response.status() != 200) {
             failures++;
           }
           if (response.body().equals(expected)) {

@@ -2,6 +2,7 @@ package dev.aerun.bench;
 
 import dev.aerun.testing.RawHttp;
 import dev.aerun.testing.RuntimeProcess;
+import dev.aerun.testing.TempDirs;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.nio.file.Files;
@@ -16,39 +17,29 @@ import java.util.concurrent.TimeUnit;
  * One peer's server JVM, started by the test harness ({@link RuntimeProcess}): its output goes to a
  * file, its port is read back from its start line, and it is stopped when closed, or killed when
  * this JVM exits by any way short of a hard kill.
+ *
+ * @param temp where the server unpacks the app, deleted when it stops
+ * @param knownPort the port a custom peer was told, or -1 for one that prints it
  */
-final class ServerProcess implements AutoCloseable {
+record ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, int knownPort)
+    implements AutoCloseable {
   private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
 
-  private final Peer peer;
-  private final String ee;
-  private final RuntimeProcess process;
-  private final Path temp;
-  private final int knownPort;
-
-  private ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, int knownPort) {
-    this.peer = peer;
-    this.ee = ee;
-    this.process = process;
-    this.temp = temp;
-    this.knownPort = knownPort;
-  }
-
   /** What a peer needs to start. */
-  public record Layout(Path runtimeJar, Path bareJar, Path appsDir) {
-    public static Layout of(Path repo) {
+  record Layout(Path runtimeJar, Path bareJar, Path appsDir) {
+    static Layout of(Path repo) {
       return new Layout(
           repo.resolve("runtime-main/target/runtime-main.jar"),
           repo.resolve("benchmarks/bare-jetty/target/bare-jetty.jar"),
           repo.resolve("benchmarks/bench-driver/target/apps"));
     }
 
-    public Path war(String ee) {
+    Path war(String ee) {
       return appsDir.resolve("bench-app-" + ee + ".war");
     }
 
     /** Fails naming what is missing: the driver runs the reactor's build output. */
-    public void check(List<String> ees) {
+    void check(List<String> ees) {
       List<Path> needed = new ArrayList<>(List.of(runtimeJar, bareJar));
       ees.forEach(ee -> needed.add(war(ee)));
       for (Path path : needed) {
@@ -61,7 +52,7 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** Starts {@code peer} serving the {@code ee} app on a free port of 127.0.0.1. */
-  public static ServerProcess start(
+  static ServerProcess start(
       Peer peer,
       String ee,
       Layout layout,
@@ -107,7 +98,7 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** The port, once the start line is out; fails if the server exits or takes too long. */
-  public int awaitPort() {
+  int awaitPort() {
     if (knownPort > 0) {
       return knownPort;
     }
@@ -137,7 +128,7 @@ final class ServerProcess implements AutoCloseable {
         // A custom peer prints no start line: its port may be half-open while it starts.
       }
       if (!process.isAlive()) {
-        throw new IllegalStateException(peer.label + " exited:\n" + tail(40));
+        throw new IllegalStateException(peer.label + " exited:\n" + process.tail(40));
       }
       sleepMillis(2);
     }
@@ -152,19 +143,11 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
-  public Peer peer() {
-    return peer;
-  }
-
-  String ee() {
-    return ee;
-  }
-
-  public long pid() {
+  long pid() {
     return process.pid();
   }
 
-  public boolean isAlive() {
+  boolean isAlive() {
     return process.isAlive();
   }
 
@@ -191,35 +174,12 @@ final class ServerProcess implements AutoCloseable {
     return -1;
   }
 
-  /** Everything the server printed so far. */
-  public String output() {
-    return process.output();
-  }
-
-  /** The last {@code lines} lines the server printed. */
-  public String tail(int lines) {
-    return process.tail(lines);
-  }
-
-  public Path log() {
-    return process.log();
-  }
-
   /** Stops the server (SIGTERM, then a kill) and deletes what it unpacked. */
   @Override
   public void close() {
     process.close();
     if (!process.isAlive()) {
-      deleteTree(temp);
-    }
-  }
-
-  /** Deletes what the server unpacked. */
-  private static void deleteTree(Path dir) {
-    try (var paths = Files.walk(dir)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException | RuntimeException ignored) {
-      // Left behind in the logs folder; harmless.
+      TempDirs.deleteQuietly(temp);
     }
   }
 

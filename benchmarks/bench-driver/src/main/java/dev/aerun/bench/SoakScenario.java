@@ -94,7 +94,7 @@ final class SoakScenario {
         slopePerMinute(samples, SoakSample::heapAfterGcBytes),
         slopePerMinute(samples, SoakSample::threads),
         slopePerMinute(samples, SoakSample::fds),
-        server.output().contains("OutOfMemoryError"));
+        server.process().output().contains("OutOfMemoryError"));
   }
 
   private static Duration max(Duration a, Duration b) {
