@@ -50,7 +50,8 @@ final class Calibration {
     }
     CpuClock.ProcessCpu before = CpuClock.of(server.pid());
     ClosedRun run = client.closedLoop(port, HELLO, LoadGenerator.CLOSED_LOOP_CONNECTIONS, time);
-    double serverCpu = perRequest(CpuClock.of(server.pid()).minus(before), run.ok() + run.errors());
+    double serverCpu =
+        CpuClock.of(server.pid()).minus(before).microsPerRequest(run.ok() + run.errors(), true);
     String peer = server.peer().id;
     CalibrationRow builtIn =
         new CalibrationRow(
@@ -74,36 +75,16 @@ final class Calibration {
     Duration time = profile.peakTime();
     if (round == 1) {
       TimingScenarios.warmUp(client, server.pid(), server.awaitPort(), HELLO, profile.warmupTime());
-      warmUpH2c(server, profile.warmupTime(), round);
+      // A peer with more code on its request path (the runtime's handlers) is warmed up over h2c
+      // too: one peak-length run left it half compiled, looking slower than it is.
+      Duration second = TimingScenarios.ONE_SECOND;
+      TimingScenarios.warmUp(
+          server.pid(), profile.warmupTime(), () -> external(H2C, server, second, round).rate());
     }
     CalibrationRow h2c = external(H2C, server, time, round);
     CalibrationRow http1 = external(HTTP1, server, time, round);
     results.h2cPeak.addAll(List.of(h2c, http1));
     return "h2c " + line(h2c) + "; HTTP/1.1 " + line(http1);
-  }
-
-  /**
-   * One-second h2c runs until the server's JIT compiles under a tenth of its CPU and the rate holds
-   * within 10 %, at least {@code least} and at most five times that: one peak-length run left a
-   * peer with more code on its request path (the runtime's handlers) half compiled, looking slower
-   * than it is.
-   */
-  private static void warmUpH2c(ServerProcess server, Duration least, int round) throws Exception {
-    long start = System.nanoTime();
-    double previous = -1;
-    while (true) {
-      CpuClock.ProcessCpu before = CpuClock.of(server.pid());
-      double rate = external(H2C, server, Duration.ofSeconds(1), round).rate();
-      CpuClock.ProcessCpu slice = CpuClock.of(server.pid()).minus(before);
-      long elapsed = System.nanoTime() - start;
-      boolean jitSettled =
-          !slice.known() || slice.compilerNanos() < 0.1 * Math.max(1, slice.totalNanos());
-      boolean settled = jitSettled && previous > 0 && Math.abs(rate - previous) <= 0.1 * previous;
-      if ((settled && elapsed >= least.toNanos()) || elapsed >= 5 * least.toNanos()) {
-        return;
-      }
-      previous = rate;
-    }
   }
 
   /**
@@ -155,14 +136,18 @@ final class Calibration {
         generator,
         perSecond,
         generatorCpu < 0 ? Double.NaN : generatorCpu / 1000.0 / n,
-        perRequest(serverCpu, n));
+        serverCpu.microsPerRequest(n, true));
   }
 
-  /** The verdict on a calibration's rows, with the ratio of the median peaks. */
+  /** The verdict on a calibration's rows (none: not run), with the ratio of the median peaks. */
   static String verdict(List<CalibrationRow> rows, boolean wrkOnPath) {
     double ratio = rate(rows, "built-in").median() / rate(rows, "wrk").median();
     if (!wrkOnPath) {
-      return "not calibrated: wrk is not on the PATH (benchmarks/bin/install-wrk.sh installs it)";
+      return "not calibrated: wrk is not on the PATH (benchmarks/bin/install-wrk.sh"
+          + (rows.isEmpty() ? ", then --calibrate)" : " installs it)");
+    }
+    if (rows.isEmpty()) {
+      return "calibrate against wrk with --calibrate";
     }
     String ratioText = Report.fmt(" (built-in / wrk median peak %.2f)", ratio);
     return ratio >= 0.85
@@ -173,11 +158,6 @@ final class Calibration {
   static Stats.Spread rate(List<CalibrationRow> rows, String generator) {
     return Stats.spread(
         rows.stream().filter(r -> r.generator().equals(generator)).map(r -> r.rate()).toList());
-  }
-
-  /** The server's CPU microseconds per request over a window; NaN where not known. */
-  private static double perRequest(CpuClock.ProcessCpu window, long requests) {
-    return window.known() ? window.totalNanos() / 1000.0 / Math.max(1, requests) : Double.NaN;
   }
 
   /** CPU time of this JVM's children that ended and were waited for (cutime + cstime). */

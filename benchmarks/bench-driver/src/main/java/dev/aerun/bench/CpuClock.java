@@ -63,6 +63,12 @@ final class CpuClock {
       return totalNanos >= 0;
     }
 
+    /** CPU microseconds per request over {@code requests}, with or without the JIT's; else NaN. */
+    double microsPerRequest(double requests, boolean withJit) {
+      long nanos = totalNanos - (withJit ? 0 : compilerNanos);
+      return known() ? nanos / 1000.0 / Math.max(1, requests) : Double.NaN;
+    }
+
     /**
      * The CPU time used between {@code earlier} and this reading: each thread's growth, a thread
      * that started meanwhile counted from zero, one that ended meanwhile left out (what it used

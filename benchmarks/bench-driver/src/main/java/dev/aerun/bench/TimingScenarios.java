@@ -12,6 +12,7 @@ import dev.aerun.bench.Results.PhaseLag;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
  * The scenarios that time the server, one round at a time (the caller interleaves the peers):
@@ -20,6 +21,8 @@ import java.util.Map;
  * warms it up first; later rounds find it warm. Each timed phase goes through {@link Steal}.
  */
 final class TimingScenarios {
+  static final Duration ONE_SECOND = Duration.ofSeconds(1);
+
   private final Profile profile;
   private final double p99BoundMillis;
   private final byte[] cpuBody;
@@ -179,7 +182,7 @@ final class TimingScenarios {
             });
     ClosedRun peak = measured.value().run();
     CpuClock.ProcessCpu cpu = measured.value().serverCpu();
-    double answered = Math.max(1, peak.ok() + peak.errors());
+    double answered = peak.ok() + peak.errors();
     CapacitySearch.Found found =
         CapacitySearch.search(
             peak.rate(),
@@ -191,8 +194,8 @@ final class TimingScenarios {
         peak.rate(),
         peak.latency().getValueAtPercentile(99) / 1000.0,
         profile.resolvesCapacity() ? found.capacityRate() : Double.NaN,
-        cpu.known() ? cpu.totalNanos() / 1000.0 / answered : Double.NaN,
-        cpu.known() ? (cpu.totalNanos() - cpu.compilerNanos()) / 1000.0 / answered : Double.NaN,
+        cpu.microsPerRequest(answered, true),
+        cpu.microsPerRequest(answered, false),
         cpu.known() ? cpu.compilerNanos() / 1e6 : Double.NaN,
         peak.generatorCpuMicrosPerRequest(),
         measured.stealPercent(),
@@ -206,19 +209,23 @@ final class TimingScenarios {
    * compilers settle at very different speeds on a quiet and a busy machine). Returns the last
    * slice's rate.
    */
-  static double warmUp(LoadGenerator client, long pid, int port, Load load, Duration least) {
+  static double warmUp(LoadGenerator client, long pid, int port, Load load, Duration least)
+      throws Exception {
+    int connections = LoadGenerator.CLOSED_LOOP_CONNECTIONS;
+    return warmUp(pid, least, () -> client.closedLoop(port, load, connections, ONE_SECOND).rate());
+  }
+
+  /** {@link #warmUp} with {@code slice}, a one-second run that returns its rate. */
+  static double warmUp(long pid, Duration least, Callable<Double> slice) throws Exception {
     long start = System.nanoTime();
     double previous = -1;
     while (true) {
       CpuClock.ProcessCpu before = CpuClock.of(pid);
-      double rate =
-          client
-              .closedLoop(port, load, LoadGenerator.CLOSED_LOOP_CONNECTIONS, Duration.ofSeconds(1))
-              .rate();
-      CpuClock.ProcessCpu slice = CpuClock.of(pid).minus(before);
+      double rate = slice.call();
+      CpuClock.ProcessCpu cpu = CpuClock.of(pid).minus(before);
       long elapsed = System.nanoTime() - start;
       boolean jitSettled =
-          !slice.known() || slice.compilerNanos() < 0.1 * Math.max(1, slice.totalNanos());
+          !cpu.known() || cpu.compilerNanos() < 0.1 * Math.max(1, cpu.totalNanos());
       boolean settled = jitSettled && previous > 0 && Math.abs(rate - previous) <= 0.1 * previous;
       if ((settled && elapsed >= least.toNanos()) || elapsed >= 5 * least.toNanos()) {
         return rate;
