@@ -11,26 +11,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The driver's command line, read once.
- *
- * @param profile how long and hard to run
- * @param out the results folder
- * @param peers the servers, in the order they run
- * @param scenarios which scenarios run
- * @param echoSizes the echo sizes in bytes
- * @param ees the EE versions: EE10 runs every scenario, EE8 and EE11 the memory (echo) scenario
- *     only
- * @param java the server JVMs' {@code java}
- * @param jvmFlags the server JVMs' flags, the same for every peer
- * @param p99BoundMillis the capacity scenario's latency bound
- * @param jfr whether to record a JFR profile of each EE10 peer under the CPU scenario's load
- * @param repo the repository whose build output is run
- * @param maxStealPercent the most hypervisor steal a timed phase may see before it is run again
- * @param soak how long the soak lasts
- * @param soakRate the soak's steady rate, requests per second
- * @param echoRounds server JVMs of each peer (but legacy mode's) that run the echo scenario
- * @param acceptEncoding the {@code Accept-Encoding} the CPU scenario's requests send, or null for
- *     none (every peer answers uncompressed)
+ * The driver's command line, read once: each component is what the option of its name in {@link
+ * #USAGE} gives ({@code soak} from {@code --soak-minutes}, {@code acceptEncoding} null for none),
+ * the defaults filled in.
  */
 public record BenchOptions(
     Profile profile,

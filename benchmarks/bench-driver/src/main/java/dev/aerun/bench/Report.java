@@ -228,10 +228,7 @@ final class Report {
   }
 
   private void targets() {
-    if (results.targets.isEmpty()) {
-      return;
-    }
-    md.append("## Targets\n\n| Target | This run | Verdict |\n|---|---|---|\n");
+    List<List<String>> rows = new ArrayList<>();
     for (Results.TargetRow row : results.targets) {
       String verdict =
           switch (row.verdict()) {
@@ -239,10 +236,9 @@ final class Report {
             case Verdicts.WITHIN_NOISE -> "*within noise*";
             default -> row.verdict();
           };
-      md.append("| ").append(row.target()).append(" | ").append(row.figure());
-      md.append(" | ").append(verdict).append(" |\n");
+      rows.add(List.of(row.target(), row.figure(), verdict));
     }
-    md.append('\n');
+    textTable("Targets", List.of("Target", "This run", "Verdict"), rows);
   }
 
   private void echo(String ee) throws IOException {
@@ -579,32 +575,37 @@ final class Report {
   }
 
   private void processes() {
-    if (results.processes.isEmpty()) {
-      return;
-    }
-    md.append("## Server processes\n\n| Peer | EE | Peak RSS | Threads at the end | Log |\n");
-    md.append("|---|---|---|---|---|\n");
+    List<List<String>> rows = new ArrayList<>();
     for (Results.ProcessRow row : results.processes) {
-      printf(
-          "| %s | %s | %s | %d | %s |%n",
-          peers.stream().filter(p -> p.id.equals(row.peer())).findFirst().get().label,
-          row.ee().toUpperCase(Locale.ROOT),
-          bytes(row.peakRssBytes()),
-          row.threads(),
-          row.log());
+      rows.add(
+          List.of(
+              peers.stream().filter(p -> p.id.equals(row.peer())).findFirst().get().label,
+              row.ee().toUpperCase(Locale.ROOT),
+              bytes(row.peakRssBytes()),
+              Integer.toString(row.threads()),
+              row.log()));
     }
-    md.append('\n');
+    List<String> columns = List.of("Peer", "EE", "Peak RSS", "Threads at the end", "Log");
+    textTable("Server processes", columns, rows);
   }
 
   private void failures() {
-    if (results.failures.isEmpty()) {
-      return;
-    }
-    md.append("## Failures\n\n| Peer | EE | Step | What happened |\n|---|---|---|---|\n");
+    List<List<String>> rows = new ArrayList<>();
     for (Results.Failure failure : results.failures) {
       String message = failure.message().lines().findFirst().orElse("").replace("|", "\\|");
-      printf("| %s | %s | %s | %s |%n", failure.peer(), failure.ee(), failure.scenario(), message);
+      rows.add(List.of(failure.peer(), failure.ee(), failure.scenario(), message));
     }
+    textTable("Failures", List.of("Peer", "EE", "Step", "What happened"), rows);
+  }
+
+  /** A section of one table of text cells under {@code columns}; nothing without rows. */
+  private void textTable(String title, List<String> columns, List<List<String>> rows) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    md.append("## ").append(title).append("\n\n| ").append(String.join(" | ", columns));
+    md.append(" |\n|").append("---|".repeat(columns.size())).append('\n');
+    rows.forEach(row -> md.append("| ").append(String.join(" | ", row)).append(" |\n"));
     md.append('\n');
   }
 

@@ -19,30 +19,12 @@ final class Verdicts {
 
   /** {@code a ≤ factor × b}, for figures where lower is better (CPU, latency, start time). */
   static String atMost(Spread a, Spread b, double factor) {
-    if (!a.known() || !b.known()) {
-      return NOT_MEASURED;
-    }
-    if (a.max() <= factor * b.min()) {
-      return MET;
-    }
-    if (a.min() > factor * b.max()) {
-      return MISSED;
-    }
-    return WITHIN_NOISE;
+    return judge(a, b, a.max() <= factor * b.min(), a.min() > factor * b.max());
   }
 
   /** {@code a ≥ factor × b}, for figures where higher is better (throughput, capacity). */
   static String atLeast(Spread a, Spread b, double factor) {
-    if (!a.known() || !b.known()) {
-      return NOT_MEASURED;
-    }
-    if (a.min() >= factor * b.max()) {
-      return MET;
-    }
-    if (a.max() < factor * b.min()) {
-      return MISSED;
-    }
-    return WITHIN_NOISE;
+    return judge(a, b, a.min() >= factor * b.max(), a.max() < factor * b.min());
   }
 
   /**
@@ -50,16 +32,15 @@ final class Verdicts {
    * when it holds for the worst pair of the spreads, missed when it fails for the best.
    */
   static String differenceAtMost(Spread a, Spread b, double bound) {
+    return judge(a, b, a.max() - b.min() <= bound, a.min() - b.max() > bound);
+  }
+
+  /** Met if it holds across the whole spread, missed if it fails across it, else within noise. */
+  private static String judge(Spread a, Spread b, boolean holdsForWorst, boolean failsForBest) {
     if (!a.known() || !b.known()) {
       return NOT_MEASURED;
     }
-    if (a.max() - b.min() <= bound) {
-      return MET;
-    }
-    if (a.min() - b.max() > bound) {
-      return MISSED;
-    }
-    return WITHIN_NOISE;
+    return holdsForWorst ? MET : failsForBest ? MISSED : WITHIN_NOISE;
   }
 
   /** Whether the two spreads overlap: their difference is within noise. */

@@ -76,52 +76,44 @@ public final class Streams {
    * parsed in place, without allocating.
    */
   public static long longParameter(String query, String name, long fallback) {
-    if (query == null) {
+    int at = find(query, name, true);
+    if (at < 0) {
       return fallback;
     }
-    int at = 0;
-    while (at < query.length()) {
-      int end = query.indexOf('&', at);
-      if (end < 0) {
-        end = query.length();
+    int end = query.indexOf('&', at);
+    long value = 0;
+    int digits = 0;
+    for (int i = at; i < (end < 0 ? query.length() : end); i++, digits++) {
+      char c = query.charAt(i);
+      if (c < '0' || c > '9' || value > Long.MAX_VALUE / 10 - 10) {
+        return fallback;
       }
-      if (query.startsWith(name, at)
-          && at + name.length() < end
-          && query.charAt(at + name.length()) == '=') {
-        long value = 0;
-        int digits = 0;
-        for (int i = at + name.length() + 1; i < end; i++) {
-          char c = query.charAt(i);
-          if (c < '0' || c > '9' || value > Long.MAX_VALUE / 10 - 10) {
-            return fallback;
-          }
-          value = value * 10 + (c - '0');
-          digits++;
-        }
-        return digits == 0 ? fallback : value;
-      }
-      at = end + 1;
+      value = value * 10 + (c - '0');
     }
-    return fallback;
+    return digits == 0 ? fallback : value;
   }
 
   /** Whether the raw query string has the bare flag {@code name} (e.g. {@code heap}). */
   public static boolean hasFlag(String query, String name) {
-    if (query == null) {
-      return false;
-    }
-    int at = 0;
-    while (at <= query.length()) {
+    return find(query, name, false) >= 0;
+  }
+
+  /**
+   * Where the value of {@code name=} starts ({@code withValue}) or where the bare flag {@code name}
+   * ends in a raw query string; -1 if it has neither.
+   */
+  private static int find(String query, String name, boolean withValue) {
+    for (int at = 0; query != null && at <= query.length(); ) {
       int end = query.indexOf('&', at);
-      if (end < 0) {
-        end = query.length();
-      }
-      if (end - at == name.length() && query.startsWith(name, at)) {
-        return true;
+      end = end < 0 ? query.length() : end;
+      int after = at + name.length();
+      if (query.startsWith(name, at)
+          && (withValue ? after < end && query.charAt(after) == '=' : after == end)) {
+        return withValue ? after + 1 : after;
       }
       at = end + 1;
     }
-    return false;
+    return -1;
   }
 
   private static byte[] pattern(int size) {
