@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -66,13 +67,24 @@ final class Report {
 
     /** Each peer's median over its rows, as one value. */
     Rows<T> median(String name, ToDoubleFunction<T> figure, DoubleFunction<String> format) {
-      list.add(new Row(name, Stats.medians(Stats.byPeer(rows, peer, figure)), format));
-      return this;
+      return reduced(name, figure, format, Spread::median);
     }
 
     /** Each peer's sum over its rows. */
     Rows<T> sum(String name, ToDoubleFunction<T> figure) {
-      list.add(new Row(name, Stats.sums(rows, peer, figure), WHOLE));
+      return reduced(name, figure, WHOLE, s -> s.values().stream().mapToDouble(d -> d).sum());
+    }
+
+    /** Each peer's rows reduced to one value. */
+    private Rows<T> reduced(
+        String name,
+        ToDoubleFunction<T> figure,
+        DoubleFunction<String> format,
+        ToDoubleFunction<Spread> reduce) {
+      Map<String, Spread> values = new LinkedHashMap<>();
+      Stats.byPeer(rows, peer, figure)
+          .forEach((p, s) -> values.put(p, Spread.of(reduce.applyAsDouble(s))));
+      list.add(new Row(name, values, format));
       return this;
     }
 

@@ -83,26 +83,4 @@ final class Stats {
     values.forEach((p, v) -> spreads.put(p, spread(v)));
     return spreads;
   }
-
-  /** Per peer, the median of {@code figure} over that peer's rows, as one value. */
-  static <T> Map<String, Spread> medians(
-      List<T> rows, Function<T, String> peer, ToDoubleFunction<T> figure) {
-    return medians(byPeer(rows, peer, figure));
-  }
-
-  /** Each peer's spread reduced to its median, as one value. */
-  static Map<String, Spread> medians(Map<String, Spread> spreads) {
-    Map<String, Spread> medians = new LinkedHashMap<>();
-    spreads.forEach((p, s) -> medians.put(p, Spread.of(s.median())));
-    return medians;
-  }
-
-  /** Per peer, the sum of {@code figure} over that peer's rows, as one value. */
-  static <T> Map<String, Spread> sums(
-      List<T> rows, Function<T, String> peer, ToDoubleFunction<T> figure) {
-    Map<String, Spread> sums = new LinkedHashMap<>();
-    byPeer(rows, peer, figure)
-        .forEach((p, s) -> sums.put(p, Spread.of(s.values().stream().mapToDouble(d -> d).sum())));
-    return sums;
-  }
 }

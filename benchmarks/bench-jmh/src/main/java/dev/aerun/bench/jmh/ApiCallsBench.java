@@ -202,31 +202,41 @@ public final class ApiCallsBench {
   private static long[] baseline(HttpClient http, URI rpc, Call call, int seconds)
       throws Exception {
     byte[] envelope = envelope(call);
+    return repeat(
+        seconds,
+        () -> {
+          HttpResponse<byte[]> response =
+              http.send(
+                  HttpRequest.newBuilder(rpc)
+                      .timeout(Duration.ofSeconds(11))
+                      .header("X-Google-RPC-Service-Endpoint", "app-engine-apis")
+                      .header("X-Google-RPC-Service-Method", "/VMRemoteAPI.CallRemoteAPI")
+                      .header("X-Google-RPC-Service-Deadline", "10.0")
+                      .header("Content-Type", "application/octet-stream")
+                      .header(ApiHost.SECRET_HEADER, SECRET)
+                      .POST(HttpRequest.BodyPublishers.ofByteArray(envelope))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofByteArray());
+          if (response.statusCode() != 200) {
+            throw new IllegalStateException("baseline answered " + response.statusCode());
+          }
+          return response;
+        });
+  }
+
+  /** Runs {@code action} again and again for {@code seconds}, at least once: each run's ns. */
+  private static long[] repeat(int seconds, Callable<?> action) throws Exception {
     long[] latencies = new long[4096];
     int n = 0;
     long end = System.nanoTime() + seconds * 1_000_000_000L;
-    while (System.nanoTime() < end) {
+    do {
       if (n == latencies.length) {
         latencies = Arrays.copyOf(latencies, n * 2);
       }
       long start = System.nanoTime();
-      HttpResponse<byte[]> response =
-          http.send(
-              HttpRequest.newBuilder(rpc)
-                  .timeout(Duration.ofSeconds(11))
-                  .header("X-Google-RPC-Service-Endpoint", "app-engine-apis")
-                  .header("X-Google-RPC-Service-Method", "/VMRemoteAPI.CallRemoteAPI")
-                  .header("X-Google-RPC-Service-Deadline", "10.0")
-                  .header("Content-Type", "application/octet-stream")
-                  .header(ApiHost.SECRET_HEADER, SECRET)
-                  .POST(HttpRequest.BodyPublishers.ofByteArray(envelope))
-                  .build(),
-              HttpResponse.BodyHandlers.ofByteArray());
-      if (response.statusCode() != 200) {
-        throw new IllegalStateException("baseline answered " + response.statusCode());
-      }
+      action.call();
       latencies[n++] = System.nanoTime() - start;
-    }
+    } while (System.nanoTime() < end);
     return Arrays.copyOf(latencies, n);
   }
 
@@ -270,19 +280,11 @@ public final class ApiCallsBench {
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
       Job current = jobs.get(Integer.parseInt(request.getHttpURI().getQuery().substring(4)));
-      long[] latencies = new long[4096];
-      int n = 0;
-      long end = System.nanoTime() + current.seconds() * 1_000_000_000L;
-      do {
-        if (n == latencies.length) {
-          latencies = Arrays.copyOf(latencies, n * 2);
-        }
-        long start = System.nanoTime();
-        makeSyncCall.invoke(
-            null, current.call().service(), current.call().method(), current.call().payload());
-        latencies[n++] = System.nanoTime() - start;
-      } while (System.nanoTime() < end);
-      current.latencies()[0] = Arrays.copyOf(latencies, n);
+      Call call = current.call();
+      current.latencies()[0] =
+          repeat(
+              current.seconds(),
+              () -> makeSyncCall.invoke(null, call.service(), call.method(), call.payload()));
       response.setStatus(200);
       callback.succeeded();
       return true;
