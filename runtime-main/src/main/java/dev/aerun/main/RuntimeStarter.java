@@ -142,19 +142,22 @@ final class RuntimeStarter {
             BundledServices.start(options, config.app(), config.descriptor(), config.environment());
         Deployment deployment =
             AppDeployer.deploy(config, config.descriptor(), config.selection(), work, apis);
+        RunningRuntime runtime;
         if (!options.development()) {
-          return serve(config, deployment, Optional.empty(), "", apis::served);
+          runtime = serve(config, deployment, Optional.empty(), "", apis::served);
+        } else {
+          DevServer dev = new DevServer(config, work, apis);
+          IntConsumer served = apis::served;
+          runtime =
+              serve(
+                  config,
+                  deployment,
+                  Optional.of(dev.development()),
+                  dev.startNote(),
+                  served.andThen(dev::served));
+          dev.started(runtime);
         }
-        DevServer dev = new DevServer(config, work, apis);
-        IntConsumer served = apis::served;
-        RunningRuntime runtime =
-            serve(
-                config,
-                deployment,
-                Optional.of(dev.development()),
-                dev.startNote(),
-                served.andThen(dev::served));
-        dev.started(runtime);
+        work.sweepLeftoversInBackground(); // what killed runtimes left, now that this one serves
         return runtime;
       } finally {
         work.leave();

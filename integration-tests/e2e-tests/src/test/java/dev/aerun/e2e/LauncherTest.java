@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.aerun.testing.RuntimeProcess;
 import dev.aerun.testing.Runtimes;
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -281,6 +283,46 @@ class LauncherTest {
     assertEquals("keep me", Files.readString(precious), "a file beside it survives the stop");
     try (Stream<Path> files = Files.list(dir)) {
       assertEquals(List.of(precious), files.toList(), "the runtime removed its own directory");
+    }
+  }
+
+  @Test
+  void aRuntimeKilledWithSigkill_hasItsDirectoryRemovedByTheNextStart(@TempDir Path dir)
+      throws Exception {
+    RuntimeProcess killed =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--temp-dir", dir.toString()));
+    assertEquals(200, Http.get(killed.uri("/hello")).statusCode());
+    List<Path> left = workDirectories(dir);
+    assertEquals(1, left.size(), left.toString());
+    // kill -9, the app's JVM too (this app's <env-variables> make the launcher start it anew):
+    // no shutdown hook runs.
+    killed.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+    killed.toHandle().destroyForcibly();
+    killed.awaitExit(Duration.ofSeconds(60));
+    assertTrue(Files.isDirectory(left.get(0)), "SIGKILL leaves the directory behind");
+
+    RuntimeProcess next =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--temp-dir", dir.toString()));
+    assertEquals(200, Http.get(next.uri("/hello")).statusCode());
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (Files.exists(left.get(0)) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertFalse(Files.exists(left.get(0)), next.output());
+    assertTrue(next.output().contains("by runtimes that were killed"), next.output());
+    assertEquals(1, workDirectories(dir).size(), "the live runtime's own stays");
+
+    assertEquals(0, next.stop(), next.output());
+    assertEquals(List.of(), workDirectories(dir));
+  }
+
+  private static List<Path> workDirectories(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> f.getFileName().toString().startsWith("aerun-webapp-")).toList();
     }
   }
 
