@@ -70,6 +70,13 @@ final class RuntimeStarter {
       runtime = explainingFailures(config);
     }
     options.parentPid().ifPresent(pid -> stopWithParent(pid, runtime));
+    if (options.relaunchedAt().isPresent()) {
+      // The launcher that started this JVM anew stops it on every way out but SIGKILL: then this
+      // JVM would go on serving with nobody to stop it.
+      ProcessHandle.current()
+          .parent()
+          .ifPresent(launcher -> stopWithParent(launcher.pid(), runtime));
+    }
     return runtime;
   }
 

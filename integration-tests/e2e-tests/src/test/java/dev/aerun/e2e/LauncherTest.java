@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -318,6 +319,22 @@ class LauncherTest {
 
     assertEquals(0, next.stop(), next.output());
     assertEquals(List.of(), workDirectories(dir));
+  }
+
+  @Test
+  void theAppsJvmStopsWhenTheLauncherThatStartedItAnewIsKilled(@TempDir Path dir) throws Exception {
+    RuntimeProcess launcher =
+        runtimes.start(
+            RuntimeProcess.launch(RuntimeProcess.app("sample-ee10-app.war"))
+                .args("--temp-dir", dir.toString()));
+    assertEquals(200, Http.get(launcher.uri("/hello")).statusCode());
+    // This app's <env-variables> make the launcher start the app's JVM anew, as its child.
+    ProcessHandle child = launcher.toHandle().children().findFirst().orElseThrow();
+
+    launcher.toHandle().destroyForcibly(); // kill -9: the launcher cannot stop its child
+
+    child.onExit().get(60, TimeUnit.SECONDS);
+    assertEquals(List.of(), workDirectories(dir), "it stopped as on SIGTERM, and cleaned up");
   }
 
   private static List<Path> workDirectories(Path dir) throws IOException {
