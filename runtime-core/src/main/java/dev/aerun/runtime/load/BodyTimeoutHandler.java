@@ -2,10 +2,11 @@ package dev.aerun.runtime.load;
 
 import dev.aerun.runtime.server.BodyCompressionHandler;
 import dev.aerun.runtime.server.HeadersOnlyStreams;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.http.HttpHeader;
@@ -43,8 +44,11 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * response then closes the connection, since the rest of the body was never read. Both bounds work
  * on the request's reads, whatever carries them (HTTP/1.1 or an HTTP/2 stream).
  *
- * <p>Requests without a body pass through untouched; with one, the cost is a wrapper and one or two
- * scheduled timers, cancelled when the last chunk arrives. Never blocks.
+ * <p>Requests without a body pass through untouched. With one, the cost is a wrapper and its
+ * callback; the timers (one for each bound) are only scheduled once the reader has to wait for the
+ * client ({@link Request#demand}), and cancelled when the last chunk arrives or the request
+ * completes. A body that is already there when the app reads it (most small bodies) never needs a
+ * timer: its reads check the total bound themselves. Never blocks.
  */
 public final class BodyTimeoutHandler extends Handler.Wrapper {
   private static final Logger log = Logger.getLogger(BodyTimeoutHandler.class.getName());
@@ -127,9 +131,6 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
             super.failed(failure);
           }
         };
-    if (timeoutNanos > 0) {
-      watched.scheduleTotal(timeoutNanos);
-    }
     boolean handled = false;
     try {
       handled = super.handle(watched, response, done);
@@ -162,10 +163,31 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
 
   /** A request whose body reads fail once a bound passes. */
   private static final class WatchedRequest extends Request.Wrapper {
+    private static final VarHandle PENDING_DEMAND;
+
+    static {
+      try {
+        PENDING_DEMAND =
+            MethodHandles.lookup()
+                .findVarHandle(WatchedRequest.class, "pendingDemand", Runnable.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
     private final long startNanos = System.nanoTime();
     private final long timeoutNanos;
     private final MinRate minRate;
-    private final AtomicReference<Runnable> pendingDemand = new AtomicReference<>();
+
+    /** The reader's demand while it waits for the client; read and cleared through the handle. */
+    @SuppressWarnings("unused")
+    private volatile Runnable pendingDemand;
+
+    // The reader's own (demands and reads of one request do not overlap).
+    private boolean totalArmed;
+    private boolean rateArmed;
+    private Relay relay;
+
     private volatile long received;
     private volatile long firstByteNanos;
     private volatile boolean ended;
@@ -179,7 +201,7 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
       this.minRate = minRate;
     }
 
-    void scheduleTotal(long delayNanos) {
+    private void scheduleTotal(long delayNanos) {
       timer = schedule(this::checkTotal, delayNanos);
     }
 
@@ -197,18 +219,58 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
       cancel(rateTimer);
     }
 
+    private Runnable takePendingDemand() {
+      return (Runnable) PENDING_DEMAND.getAndSet(this, null);
+    }
+
+    /**
+     * Before the reader waits for the client: schedules the timers not yet scheduled, the total's
+     * now (it fails the body at once if already past), the rate's once the body's first byte came.
+     */
+    private void armTimers() {
+      if (!totalArmed && timeoutNanos > 0) {
+        totalArmed = true;
+        checkTotal();
+      }
+      if (!rateArmed && minRate.enabled() && firstByteNanos != 0) {
+        rateArmed = true;
+        scheduleRate(Math.max(0, rateDueNanos(System.nanoTime())));
+      }
+      if (ended) {
+        cancel(); // completed meanwhile: nothing left to watch
+      }
+    }
+
+    /** The total time the body may take, extended by the bytes that arrived so far. */
+    private long allowedNanos() {
+      return timeoutNanos + TimeUnit.SECONDS.toNanos(1) * received / MIN_BYTES_PER_SECOND;
+    }
+
+    /** In how long the bytes so far stop sufficing for the minimum average rate (≤ 0: now). */
+    private long rateDueNanos(long now) {
+      long sinceFirst = now - firstByteNanos;
+      long sufficeNanos =
+          Math.max(
+              minRate.after().toNanos(),
+              TimeUnit.SECONDS.toNanos(1) * received / minRate.bytesPerSecond());
+      return sufficeNanos - sinceFirst;
+    }
+
     private static void cancel(Scheduler.Task task) {
       if (task != null) {
         task.cancel();
       }
     }
 
-    /** On the scheduler's thread: cut the body off, or look again when it may be due. */
+    /**
+     * On the scheduler's thread (or the reader's, when it arms the timers): cut the body off, or
+     * look again when it may be due.
+     */
     private void checkTotal() {
       if (ended || expired != null) {
         return;
       }
-      long allowed = timeoutNanos + TimeUnit.SECONDS.toNanos(1) * received / MIN_BYTES_PER_SECOND;
+      long allowed = allowedNanos();
       long elapsed = System.nanoTime() - startNanos;
       if (elapsed < allowed) {
         scheduleTotal(allowed - elapsed);
@@ -226,17 +288,12 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
         return;
       }
       long now = System.nanoTime();
-      long sinceFirst = now - firstByteNanos;
-      // When the bytes so far stop sufficing for the minimum average.
-      long sufficeNanos =
-          Math.max(
-              minRate.after().toNanos(),
-              TimeUnit.SECONDS.toNanos(1) * received / minRate.bytesPerSecond());
-      if (sinceFirst < sufficeNanos) {
-        scheduleRate(sufficeNanos - sinceFirst);
+      long due = rateDueNanos(now);
+      if (due > 0) {
+        scheduleRate(due);
         return;
       }
-      if (pendingDemand.get() == null) {
+      if (pendingDemand == null) {
         scheduleRate(RECHECK_NANOS); // the reader is not waiting for the client just now
         return;
       }
@@ -262,7 +319,7 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
 
     /** Runs the reader's pending demand, if any, so that its next read meets the failure. */
     private void wakeReader() {
-      Runnable demand = pendingDemand.getAndSet(null);
+      Runnable demand = takePendingDemand();
       if (demand == null) {
         return;
       }
@@ -279,6 +336,14 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
       if (failure != null) {
         return Content.Chunk.from(failure, true);
       }
+      if (!totalArmed && timeoutNanos > 0 && !ended) {
+        // No timer watches the total yet: the read itself sees whether it passed.
+        long elapsed = System.nanoTime() - startNanos;
+        if (elapsed >= allowedNanos()) {
+          expire(elapsed, "the time allowed passed");
+          return Content.Chunk.from(expired, true);
+        }
+      }
       Content.Chunk chunk = super.read();
       if (chunk != null) {
         int bytes = chunk.remaining();
@@ -286,9 +351,6 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
           received += bytes; // reads of one request do not overlap
           if (firstByteNanos == 0 && minRate.enabled()) {
             firstByteNanos = System.nanoTime();
-            if (!chunk.isLast()) {
-              scheduleRate(minRate.after().toNanos());
-            }
           }
         }
         if (chunk.isLast()) {
@@ -304,19 +366,42 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
         wakeLater(demandCallback);
         return;
       }
-      pendingDemand.set(demandCallback);
+      pendingDemand = demandCallback;
+      armTimers();
+      if (expired != null) {
+        wakeReader(); // the total had already passed
+        return;
+      }
+      Relay relay = this.relay;
+      if (relay == null) {
+        relay = this.relay = new Relay();
+      }
       // Keeps the reader's invocation type, so Jetty runs it where it would have.
-      super.demand(
-          Invocable.from(
-              Invocable.getInvocationType(demandCallback),
-              () -> {
-                Runnable demand = pendingDemand.getAndSet(null);
-                if (demand != null) {
-                  demand.run();
-                }
-              }));
+      relay.type = Invocable.getInvocationType(demandCallback);
+      super.demand(relay);
       if (expired != null) {
         wakeReader(); // the deadline passed while the demand was being registered
+      }
+    }
+
+    /**
+     * Hands Jetty's call back to the reader's pending demand, unless a bound's failure took it
+     * first. One per request, reused by its demands (they do not overlap).
+     */
+    private final class Relay implements Invocable.Task {
+      private volatile InvocationType type;
+
+      @Override
+      public void run() {
+        Runnable demand = takePendingDemand();
+        if (demand != null) {
+          demand.run();
+        }
+      }
+
+      @Override
+      public InvocationType getInvocationType() {
+        return type;
       }
     }
 

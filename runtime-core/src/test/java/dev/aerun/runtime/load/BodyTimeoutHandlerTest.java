@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -19,6 +20,8 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,15 +31,32 @@ import org.junit.jupiter.api.Test;
  */
 class BodyTimeoutHandlerTest {
   private final BlockingQueue<Object> outcomes = new LinkedBlockingQueue<>();
+
+  /** Timers the handler scheduled. */
+  private final AtomicInteger timersScheduled = new AtomicInteger();
+
   private Server server;
   private ServerConnector connector;
+
+  /** How long the app waits before it reads the body. */
+  private volatile long readDelayMillis;
 
   private void start(Duration timeout) throws Exception {
     start(timeout, BodyTimeoutHandler.MinRate.NONE);
   }
 
   private void start(Duration timeout, BodyTimeoutHandler.MinRate minRate) throws Exception {
-    server = new Server();
+    Scheduler scheduler =
+        new ScheduledExecutorScheduler() {
+          @Override
+          public Task schedule(Runnable task, long delay, TimeUnit unit) {
+            if (task.getClass().getName().startsWith(BodyTimeoutHandler.class.getName())) {
+              timersScheduled.incrementAndGet(); // the handler's, not the connections' own
+            }
+            return super.schedule(task, delay, unit);
+          }
+        };
+    server = new Server(null, scheduler, null);
     server.setErrorHandler(new NoDetailsErrorHandler());
     connector = new ServerConnector(server);
     connector.setHost("127.0.0.1");
@@ -48,7 +68,15 @@ class BodyTimeoutHandlerTest {
             new Handler.Abstract() {
               @Override
               public boolean handle(Request request, Response response, Callback callback) {
-                new Reader(request, response, callback).run();
+                Reader reader = new Reader(request, response, callback);
+                if (readDelayMillis > 0) {
+                  request
+                      .getComponents()
+                      .getScheduler()
+                      .schedule(reader, readDelayMillis, TimeUnit.MILLISECONDS);
+                } else {
+                  reader.run();
+                }
                 return true;
               }
             }));
@@ -232,6 +260,33 @@ class BodyTimeoutHandlerTest {
       }
 
       assertEquals((long) length, outcomes.poll(30, TimeUnit.SECONDS));
+    }
+  }
+
+  @Test
+  void aBodyThatIsAlreadyThere_isReadWithoutATimer() throws Exception {
+    start(Duration.ofSeconds(30), BodyTimeoutHandler.MinRate.DEFAULT);
+    try (RawHttp connection = RawHttp.connect(connector.getLocalPort())) {
+      connection.write("POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: 5\r\n\r\nhello");
+
+      assertEquals(5L, outcomes.poll(30, TimeUnit.SECONDS));
+      assertTrue(connection.readResponse(false).raw().startsWith("HTTP/1.1 200 "));
+      assertEquals(0, timersScheduled.get(), "the handler's timers scheduled");
+    }
+  }
+
+  @Test
+  void aBodyThatIsAlreadyThere_butReadAfterTheBound_failsWith408() throws Exception {
+    // No timer watches a body that never made its reader wait: the late read sees the bound.
+    readDelayMillis = 600;
+    start(Duration.ofMillis(200));
+    try (RawHttp connection = RawHttp.connect(connector.getLocalPort())) {
+      connection.write("POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: 5\r\n\r\nhello");
+
+      Object outcome = outcomes.poll(30, TimeUnit.SECONDS);
+
+      assertTrue(outcome instanceof HttpException http && http.getCode() == 408, "" + outcome);
+      assertTrue(connection.readResponse(false).raw().startsWith("HTTP/1.1 408 "));
     }
   }
 
