@@ -1,9 +1,8 @@
 package dev.aerun.runtime.lifecycle;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
@@ -19,8 +18,9 @@ import org.eclipse.jetty.util.NanoTime;
  * a drain began, requests still served on open connections are answered with {@code Connection:
  * close}; the {@link HealthHandler} in front answers the platform's probe with 503.
  *
- * <p>Cost per request: one wrapped callback, which is also the request's entry in a concurrent set
- * of the requests in flight, removed when the response completed.
+ * <p>Cost per request: one wrapped callback, which is also the request's link in a list of the
+ * requests in flight (linked in and out under a lock held for a few field writes), taken out when
+ * the response completed. A concurrent set cost a map node besides.
  */
 public final class DrainHandler extends Handler.Wrapper {
   private static final Logger log = Logger.getLogger(DrainHandler.class.getName());
@@ -41,7 +41,14 @@ public final class DrainHandler extends Handler.Wrapper {
    */
   public record CutOff(int status, long bytesSent) {}
 
-  private final Set<InFlight> inFlight = ConcurrentHashMap.newKeySet();
+  /** Guards the list of requests in flight: {@link #head} and the entries' links. */
+  private final Object lock = new Object();
+
+  /** The most recent request in flight, linked to the older ones; null when none. */
+  private InFlight head;
+
+  /** How many requests are in flight; written under {@link #lock}. */
+  private volatile int inFlightCount;
 
   /** Notified when the last request in flight finished during a drain. */
   private final Object emptied = new Object();
@@ -61,7 +68,15 @@ public final class DrainHandler extends Handler.Wrapper {
       response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
     InFlight entry = new InFlight(request, response, callback);
-    inFlight.add(entry);
+    synchronized (lock) {
+      entry.next = head;
+      if (head != null) {
+        head.previous = entry;
+      }
+      head = entry;
+      entry.linked = true;
+      inFlightCount++;
+    }
     boolean handled;
     try {
       handled = super.handle(request, response, entry);
@@ -77,7 +92,25 @@ public final class DrainHandler extends Handler.Wrapper {
 
   /** Takes {@code entry} off the set; a second call for the same entry does nothing. */
   private void finished(InFlight entry) {
-    if (inFlight.remove(entry) && draining && inFlight.isEmpty()) {
+    boolean last;
+    synchronized (lock) {
+      if (!entry.linked) {
+        return;
+      }
+      entry.linked = false;
+      if (entry.previous != null) {
+        entry.previous.next = entry.next;
+      } else {
+        head = entry.next;
+      }
+      if (entry.next != null) {
+        entry.next.previous = entry.previous;
+      }
+      entry.previous = null;
+      entry.next = null;
+      last = --inFlightCount == 0;
+    }
+    if (last && draining) {
       synchronized (emptied) {
         emptied.notifyAll();
       }
@@ -88,6 +121,11 @@ public final class DrainHandler extends Handler.Wrapper {
   private final class InFlight extends Callback.Nested {
     final Request request;
     final Response response;
+
+    // Guarded by DrainHandler.this.lock.
+    private InFlight previous;
+    private InFlight next;
+    private boolean linked;
 
     InFlight(Request request, Response response, Callback callback) {
       super(callback);
@@ -109,7 +147,7 @@ public final class DrainHandler extends Handler.Wrapper {
 
   /** How many requests are being handled now. */
   public int inFlightCount() {
-    return inFlight.size();
+    return inFlightCount;
   }
 
   /**
@@ -131,7 +169,7 @@ public final class DrainHandler extends Handler.Wrapper {
     }
     long deadline = System.nanoTime() + grace.toNanos();
     synchronized (emptied) {
-      while (!inFlight.isEmpty()) {
+      while (inFlightCount > 0) {
         long wait = deadline - System.nanoTime();
         if (wait <= 0) {
           break;
@@ -139,7 +177,12 @@ public final class DrainHandler extends Handler.Wrapper {
         emptied.wait(Math.max(1, wait / 1_000_000));
       }
     }
-    List<InFlight> left = List.copyOf(inFlight);
+    List<InFlight> left = new ArrayList<>();
+    synchronized (lock) {
+      for (InFlight entry = head; entry != null; entry = entry.next) {
+        left.add(entry);
+      }
+    }
     for (InFlight entry : left) {
       Request request = entry.request;
       Response response = entry.response;

@@ -13,6 +13,8 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -157,6 +159,37 @@ class DrainHandlerTest {
 
     assertTrue(drain.drain(connector, Duration.ofSeconds(30)));
     assertTrue(drain.isDraining());
+  }
+
+  @Test
+  void requestsInFlight_areCountedOut_inAnyOrder_eachOnce() throws Exception {
+    // The handler's own bookkeeping, without a server: requests held by the app, then completed
+    // newest, oldest and middle first, one of them twice.
+    List<Callback> held = new ArrayList<>();
+    DrainHandler handler =
+        new DrainHandler(
+            new org.eclipse.jetty.server.Handler.Abstract() {
+              @Override
+              public boolean handle(Request request, Response response, Callback callback) {
+                held.add(callback);
+                return true;
+              }
+            });
+    for (int i = 0; i < 5; i++) {
+      assertTrue(handler.handle(null, null, Callback.NOOP));
+    }
+    assertEquals(5, handler.inFlightCount());
+
+    held.get(4).succeeded();
+    held.get(0).failed(new IOException("gone"));
+    held.get(2).succeeded();
+    held.get(2).succeeded(); // a second completion takes nothing more out
+    assertEquals(2, handler.inFlightCount());
+    held.get(1).succeeded();
+    held.get(3).succeeded();
+
+    assertEquals(0, handler.inFlightCount());
+    assertTrue(handler.drain(null, Duration.ZERO), "nothing left in flight");
   }
 
   /** Whether connecting to {@code port} is refused before {@code deadline} (nanoTime). */
