@@ -26,7 +26,8 @@ import org.eclipse.jetty.util.Callback;
  * isSecure} from {@link Request#isSecure()}, the scheme from {@link Request#getHttpURI()}, headers
  * from {@link Request#getHeaders()}), so wrapping is enough. Never blocks, never touches the body;
  * a request without platform headers or possible trailers goes through unwrapped. Trailer fields
- * follow the same trust rule as header fields ({@link RequestContract#trailers}).
+ * follow the same trust rule as header fields ({@link RequestContract#trailers}). A request without
+ * any field the contract reads ({@link RequestContract#concerns}) costs no allocation here.
  */
 public final class AppEngineRequestHandler extends Handler.Wrapper {
   private final RequestContract contract;
@@ -42,6 +43,10 @@ public final class AppEngineRequestHandler extends Handler.Wrapper {
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    if (!RequestContract.concerns(request.getHeaders()) && !mayHaveTrailers(request)) {
+      // Nothing to apply (most requests reaching an app directly): no result to build.
+      return super.handle(request, response, callback);
+    }
     ContractResult result = contract.apply(request);
     RequestAttributes.setAll(request, result);
     Request appRequest;

@@ -77,6 +77,20 @@ public final class RequestContract {
     return apply(request.getHeaders(), null, request.isSecure(), host, peer != null);
   }
 
+  /**
+   * Whether any of {@code headers} is one {@link #apply} reads, removes or hides (a platform,
+   * private, forwarding or trace field). Without one, {@link #apply} changes nothing whatever the
+   * peer: the app sees the request as it came, with no attributes set.
+   */
+  public static boolean concerns(HttpFields headers) {
+    for (HttpField field : headers) {
+      if (classify(field.getName()) != Role.OTHER) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The remote address the app sees for a peer without one (on a Unix-domain socket). */
   public static final InetSocketAddress NO_ADDRESS = new InetSocketAddress("0.0.0.0", 0);
 

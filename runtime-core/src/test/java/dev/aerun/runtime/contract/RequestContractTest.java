@@ -102,6 +102,29 @@ class RequestContractTest {
     assertTrue(result.headers().contains("Host"));
   }
 
+  /**
+   * The handler skips {@link RequestContract#apply} for headers the contract does not concern: that
+   * must change nothing, for any peer and option.
+   */
+  @ParameterizedTest(name = "{0} trusted={1} allheaders={2}")
+  @MethodSource("headerVisibilityTable")
+  void concerns_onlyWhatApplyWouldChange(
+      String name, boolean trusted, boolean allHeaders, boolean visible) {
+    HttpFields headers = HttpFields.build().add("Host", "app").add(name, "v").asImmutable();
+
+    ContractResult result =
+        contract(allHeaders).apply(headers, trusted ? FRONT_END : CLIENT, false);
+
+    if (!ORDINARY_HEADERS.contains(name)) {
+      assertTrue(RequestContract.concerns(headers), name); // removed or hidden somewhere
+    }
+    if (!RequestContract.concerns(headers)) {
+      assertFalse(result.changesRequest(), name);
+      assertFalse(result.hasAttributes(), name);
+      assertSame(headers, result.headers(), name);
+    }
+  }
+
   @Test
   void untrustedPeer_forgedCronHeaderIsRemoved() {
     ContractResult result = apply(CLIENT, "X-AppEngine-Cron", "true");
