@@ -168,6 +168,19 @@ public final class BodyCompressionHandler extends CompressionHandler {
    * Sets the handler after this one in the request path (behind the inner handlers: the client's
    * {@code Accept-Encoding} shown again, {@code Vary}, malformed bodies as 400).
    */
+  /**
+   * The response's {@code Vary}, looked up in the fields its wrappers end in: a lookup through a
+   * {@link HttpFields.Mutable.Wrapper} walks an iterator (two objects) per call, the fields
+   * themselves look up by index. Wrappers only intercept changes, so both see the same fields.
+   */
+  private static HttpField varyOf(HttpFields.Mutable headers) {
+    HttpFields.Mutable fields = headers;
+    while (fields instanceof HttpFields.Mutable.Wrapper wrapper) {
+      fields = wrapper.getWrapped();
+    }
+    return fields.getField(HttpHeader.VARY);
+  }
+
   @Override
   public void setHandler(Handler handler) {
     malformedBodies.setHandler(handler);
@@ -251,7 +264,7 @@ public final class BodyCompressionHandler extends CompressionHandler {
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
       HttpFields.Mutable headers = response.getHeaders();
-      if (headers.getField(HttpHeader.VARY) == null) {
+      if (varyOf(headers) == null) {
         return super.handle(request, response, callback); // nothing negotiated
       }
       headers.remove(HttpHeader.VARY);
@@ -278,7 +291,7 @@ public final class BodyCompressionHandler extends CompressionHandler {
         return;
       }
       HttpFields.Mutable headers = getHeaders();
-      if (headers.getField(HttpHeader.VARY) == null) {
+      if (varyOf(headers) == null) {
         // Most answers: no Vary of the app's. Jetty's merge (ensureField) costs a list and a
         // lambda per call.
         headers.add(VARY_ACCEPT_ENCODING);
