@@ -6,6 +6,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URL;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
@@ -88,13 +89,42 @@ public final class WebappDefaults {
   }
 
   /**
+   * Jetty's own JSP initializer, as a pattern for {@code containerInitializerExclusionPattern}:
+   * left out for an app with JSP, which gets the EE module's initializer in its place (one that
+   * parses the container's tag library descriptors on the first JSP compiled, not at start).
+   */
+  public static String jettyJspInitializer(EeVersion version) {
+    return "org\\.eclipse\\.jetty\\."
+        + version.name().toLowerCase(java.util.Locale.ROOT)
+        + "\\.apache\\.jsp\\.JettyJasperInitializer";
+  }
+
+  /**
+   * Whether the tag library descriptor at {@code url} is the container's (in the tag-library jar of
+   * {@link #containerIncludeJarPattern}), not the app's: a jar in a {@code WEB-INF/lib} folder is
+   * the app's, whatever its name.
+   */
+  public static boolean isContainerTld(EeVersion version, URL url) {
+    String uri = url.toString();
+    if (!uri.startsWith("jar:") || uri.contains("/WEB-INF/lib/")) {
+      return false;
+    }
+    return jarPath(URI.create(uri)).matches(containerIncludeJarPattern(version));
+  }
+
+  /**
    * The context attributes a webapp for {@code spec} gets, by names every EE's Jetty reads: with
-   * JSP, the container jars scanned for tag libraries ({@link #containerIncludeJarPattern});
-   * without, the JSP initializers left out ({@link #jspInitializers}).
+   * JSP, the container jars scanned for tag libraries ({@link #containerIncludeJarPattern}) and
+   * Jetty's JSP initializer left out for the EE module's ({@link #jettyJspInitializer}); without,
+   * every JSP initializer left out ({@link #jspInitializers}).
    */
   public static Map<String, String> contextAttributes(WebappSpec spec, EeVersion version) {
     return spec.jsp()
-        ? Map.of(CONTAINER_INCLUDE_JAR_PATTERN, containerIncludeJarPattern(version))
+        ? Map.of(
+            CONTAINER_INCLUDE_JAR_PATTERN,
+            containerIncludeJarPattern(version),
+            CONTAINER_INITIALIZER_EXCLUSION_PATTERN,
+            jettyJspInitializer(version))
         : Map.of(CONTAINER_INITIALIZER_EXCLUSION_PATTERN, jspInitializers(version));
   }
 

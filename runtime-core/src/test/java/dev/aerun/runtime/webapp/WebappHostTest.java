@@ -68,14 +68,26 @@ class WebappHostTest {
   }
 
   @Test
-  void contextAttributes_withJspScanTheJstlJar_withoutLeaveJspInitializersOut() {
+  void contextAttributes_withJspScanTheJstlJarAndSwapJettysInitializer_withoutLeaveAllOut() {
     WebappSpec spec = new WebappSpec(tmp, "/", tmp.resolve("work"));
 
     assertEquals(
         Map.of(
             WebappDefaults.CONTAINER_INCLUDE_JAR_PATTERN,
-            WebappDefaults.containerIncludeJarPattern(EeVersion.EE11)),
+            WebappDefaults.containerIncludeJarPattern(EeVersion.EE11),
+            WebappDefaults.CONTAINER_INITIALIZER_EXCLUSION_PATTERN,
+            WebappDefaults.jettyJspInitializer(EeVersion.EE11)),
         WebappDefaults.contextAttributes(spec.withJsp(true), EeVersion.EE11));
+    // With JSP, only Jetty's own initializer is left out (the EE module adds its own instead).
+    assertTrue(
+        "org.eclipse.jetty.ee11.apache.jsp.JettyJasperInitializer"
+            .matches(WebappDefaults.jettyJspInitializer(EeVersion.EE11)));
+    assertFalse(
+        "org.eclipse.jetty.ee11.apache.jsp.JettyTldPreScanned"
+            .matches(WebappDefaults.jettyJspInitializer(EeVersion.EE11)));
+    assertFalse(
+        "org.eclipse.jetty.ee8.apache.jsp.JettyJasperInitializer"
+            .matches(WebappDefaults.jettyJspInitializer(EeVersion.EE11)));
     assertEquals(
         Map.of(
             WebappDefaults.CONTAINER_INITIALIZER_EXCLUSION_PATTERN,

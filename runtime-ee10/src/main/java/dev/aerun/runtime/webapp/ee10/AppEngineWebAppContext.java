@@ -1,5 +1,6 @@
 package dev.aerun.runtime.webapp.ee10;
 
+import dev.aerun.appengine.descriptor.EeVersion;
 import dev.aerun.runtime.webapp.AppInitializers;
 import dev.aerun.runtime.webapp.DeferredTasks;
 import dev.aerun.runtime.webapp.EeWebapp;
@@ -61,6 +62,8 @@ final class AppEngineWebAppContext extends WebAppContext implements EeWebapp {
     addConfiguration(new AppAnnotationConfiguration());
     if (jsp) {
       addConfiguration(new JspConfiguration());
+      // In place of Jetty's (left out by WebappDefaults.contextAttributes).
+      addServletContainerInitializer(new LazyTldJasperInitializer(EeVersion.EE10));
     }
     setErrorHandler(Ee10Jetty.errorPages(spec.development()));
     setSecurityHandler(new AppEngineSecurityHandler(spec.login()));
