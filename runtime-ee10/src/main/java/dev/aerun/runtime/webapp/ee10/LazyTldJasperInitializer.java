@@ -39,8 +39,10 @@ public final class LazyTldJasperInitializer extends JettyJasperInitializer {
 
   @Override
   public void onStartup(Set<Class<?>> types, ServletContext context) throws ServletException {
+    // Jetty drops its list of the jars' descriptors once the webapp is configured: kept for later.
+    Collection<URL> found = jarTlds(context);
     super.onStartup(types, context); // the app's descriptors: its listeners, and errors, now
-    context.setAttribute(TldCache.SERVLET_CONTEXT_ATTRIBUTE_NAME, new Lazy(context, this));
+    context.setAttribute(TldCache.SERVLET_CONTEXT_ATTRIBUTE_NAME, new Lazy(context, this, found));
   }
 
   @Override
@@ -55,12 +57,15 @@ public final class LazyTldJasperInitializer extends JettyJasperInitializer {
     return new JettyTldPreScanned(context, namespaceAware, validate, blockExternal, apps);
   }
 
-  /** Every descriptor, as Jetty's initializer scans them at start. */
-  TldCache scanAll(ServletContext context) throws IOException, SAXException {
+  /** Every descriptor, as Jetty's initializer scans them at start ({@code found}: the jars'). */
+  TldCache scanAll(ServletContext context, Collection<URL> found) throws IOException, SAXException {
     boolean validate = Boolean.parseBoolean(context.getInitParameter(VALIDATE_PARAMETER));
     String block = context.getInitParameter(BLOCK_EXTERNAL_PARAMETER);
     boolean blockExternal = block == null || Boolean.parseBoolean(block);
-    TldScanner scanner = super.newTldScanner(context, true, validate, blockExternal);
+    TldScanner scanner =
+        found == null
+            ? super.newTldScanner(context, true, validate, blockExternal)
+            : new JettyTldPreScanned(context, true, validate, blockExternal, found);
     scanner.scan();
     return new TldCache(
         context, scanner.getUriTldResourcePathMap(), scanner.getTldResourcePathTaglibXmlMap());
@@ -82,12 +87,19 @@ public final class LazyTldJasperInitializer extends JettyJasperInitializer {
   static final class Lazy extends TldCache {
     private final ServletContext context;
     private final LazyTldJasperInitializer initializer;
+    private final Collection<URL> jarTlds;
     private volatile TldCache scanned;
 
-    Lazy(ServletContext context, LazyTldJasperInitializer initializer) {
+    Lazy(ServletContext context, LazyTldJasperInitializer initializer, Collection<URL> jarTlds) {
       super(context, Map.of(), Map.of());
       this.context = context;
       this.initializer = initializer;
+      this.jarTlds = jarTlds == null ? null : List.copyOf(jarTlds);
+    }
+
+    /** The jars' descriptors Jetty found, which the first question has parsed. */
+    Collection<URL> jarTlds() {
+      return jarTlds;
     }
 
     /**
@@ -114,7 +126,7 @@ public final class LazyTldJasperInitializer extends JettyJasperInitializer {
           cache = scanned;
           if (cache == null) {
             try {
-              cache = initializer.scanAll(context);
+              cache = initializer.scanAll(context, jarTlds);
             } catch (IOException | SAXException e) {
               // Those the start parsed were fine: this is the container's, which a test parses.
               throw new IllegalStateException("cannot parse the tag library descriptors", e);

@@ -57,6 +57,10 @@ class LazyTldJasperInitializerTest {
     LazyTldJasperInitializer.Lazy lazy =
         assertInstanceOf(LazyTldJasperInitializer.Lazy.class, cache);
     assertFalse(lazy.scannedYet(), "parsed at start");
+    // Jetty's list of the jars' descriptors, which it drops after the start, kept for the scan.
+    assertTrue(
+        lazy.jarTlds().stream().anyMatch(url -> WebappDefaults.isContainerTld(VERSION, url)),
+        String.valueOf(lazy.jarTlds()));
 
     HttpResponse<String> jsp = get(port, "/loop.jsp");
 
