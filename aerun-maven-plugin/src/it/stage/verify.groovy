@@ -12,6 +12,12 @@ assert service.contains('GREETING') : service
 assert new File(out, 'kubernetes.yaml').getText('UTF-8').contains(image)
 assert new File(out, 'app.yaml').isFile() && new File(out, 'Dockerfile').isFile()
 assert new File(out, 'app/WEB-INF/classes/it/HelloServlet.class').isFile()
+// The JSP compiled by default (precompileJsps), by the launcher's Jasper, its path mapped to it.
+assert new File(out, 'app/hello.jsp').isFile()
+assert new File(out, 'app/WEB-INF/classes/org/apache/jsp/hello_jsp.class').isFile()
+def webXml = new File(out, 'app/WEB-INF/web.xml').getText('UTF-8')
+assert webXml.contains('<servlet-class>org.apache.jsp.hello_jsp</servlet-class>') : webXml
+assert webXml.contains('<url-pattern>/hello.jsp</url-pattern>') : webXml
 // The app's image is built on the stand-in setup.groovy installed, whatever else the repositories
 // hold: its one layer is the app image's first.
 def standIn = new File(localRepositoryPath, "dev/aerun/images/${aerunVersion}/images-${aerunVersion}-java21.tar")
