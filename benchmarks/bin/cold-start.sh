@@ -9,6 +9,8 @@
 # e.g. --mode legacy or --mode http (the archive covers both, and every EE version: docs/DEPLOY.md).
 # COLD_START_PATH=/jstl.jsp polls that path instead of /hello: the first 200 of a JSP, which an app
 # whose JSPs stage precompiled answers without compiling it (docs/COLD-START.md).
+# COLD_START_JVM_OPTIONS adds JVM options to every start (e.g. -XX:+UnlockDiagnosticVMOptions
+# -XX:-AOTReplayTraining), split at spaces.
 set -eu
 request_path=${COLD_START_PATH:-/hello}
 root=$1 dist=$2 cds=$3 war=$(cd "$(dirname "$4")" && pwd)/$(basename "$4") runs=${5:-5}
@@ -44,7 +46,7 @@ once() { # $1: extra JVM option or "-Xshare:auto"; with $phases set, cold-phases
       mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
       mount --bind "$DIST" "$root/opt/aerun" && mkdir -p "$DIST/cds" 2>/dev/null; mount --bind "$CDS" "$root/opt/aerun/cds" &&
       mount --bind "$APP" "$root/app" && exec chroot --userspec=65532:65532 "$root" "$@"' sh "$root" \
-    "/$java_home/bin/java" "$1" "${phase_options[@]}" -XX:MaxRAMPercentage=75 -cp "$classpath" dev.aerun.main.Main --log-format json "${@:2}" >"$log" 2>&1 &
+    "/$java_home/bin/java" "$1" ${COLD_START_JVM_OPTIONS:-} "${phase_options[@]}" -XX:MaxRAMPercentage=75 -cp "$classpath" dev.aerun.main.Main --log-format json "${@:2}" >"$log" 2>&1 &
   local pid=$!
   [ -z "${phases:-}" ] || python3 "$(dirname "$0")/cold-phases.py" $pid $port "$root/tmp/aerun-classes.log" "$log" >&2 ||
     { cat "$log" >&2; return 1; }
