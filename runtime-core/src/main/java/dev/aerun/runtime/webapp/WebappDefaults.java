@@ -89,14 +89,20 @@ public final class WebappDefaults {
   }
 
   /**
-   * Jetty's own JSP initializer, as a pattern for {@code containerInitializerExclusionPattern}:
-   * left out for an app with JSP, which gets the EE module's initializer in its place (one that
-   * parses the container's tag library descriptors on the first JSP compiled, not at start).
+   * The container initializers left out for an app with JSP, as a pattern for {@code
+   * containerInitializerExclusionPattern}: Jetty's own JSP initializer, for which the EE module
+   * adds one that parses the container's tag library descriptors on the first JSP compiled, not at
+   * start; and on EE11, GlassFish WaSP's, which its JSTL jar declares: it parses every descriptor
+   * again for WaSP's own JSP compiler, which Jetty does not use (Jasper compiles), and adds their
+   * listeners a second time.
    */
-  public static String jettyJspInitializer(EeVersion version) {
-    return "org\\.eclipse\\.jetty\\."
-        + version.name().toLowerCase(java.util.Locale.ROOT)
-        + "\\.apache\\.jsp\\.JettyJasperInitializer";
+  public static String replacedJspInitializers(EeVersion version) {
+    String jetty =
+        "org\\.eclipse\\."
+            + "jetty\\."
+            + version.name().toLowerCase(java.util.Locale.ROOT)
+            + "\\.apache\\.jsp\\.JettyJasperInitializer";
+    return version == EeVersion.EE11 ? jetty + "|org\\.glassfish\\.wasp\\..*" : jetty;
   }
 
   /**
@@ -115,8 +121,8 @@ public final class WebappDefaults {
   /**
    * The context attributes a webapp for {@code spec} gets, by names every EE's Jetty reads: with
    * JSP, the container jars scanned for tag libraries ({@link #containerIncludeJarPattern}) and
-   * Jetty's JSP initializer left out for the EE module's ({@link #jettyJspInitializer}); without,
-   * every JSP initializer left out ({@link #jspInitializers}).
+   * Jetty's JSP initializer left out for the EE module's ({@link #replacedJspInitializers});
+   * without, every JSP initializer left out ({@link #jspInitializers}).
    */
   public static Map<String, String> contextAttributes(WebappSpec spec, EeVersion version) {
     return spec.jsp()
@@ -124,7 +130,7 @@ public final class WebappDefaults {
             CONTAINER_INCLUDE_JAR_PATTERN,
             containerIncludeJarPattern(version),
             CONTAINER_INITIALIZER_EXCLUSION_PATTERN,
-            jettyJspInitializer(version))
+            replacedJspInitializers(version))
         : Map.of(CONTAINER_INITIALIZER_EXCLUSION_PATTERN, jspInitializers(version));
   }
 

@@ -76,18 +76,25 @@ class WebappHostTest {
             WebappDefaults.CONTAINER_INCLUDE_JAR_PATTERN,
             WebappDefaults.containerIncludeJarPattern(EeVersion.EE11),
             WebappDefaults.CONTAINER_INITIALIZER_EXCLUSION_PATTERN,
-            WebappDefaults.jettyJspInitializer(EeVersion.EE11)),
+            WebappDefaults.replacedJspInitializers(EeVersion.EE11)),
         WebappDefaults.contextAttributes(spec.withJsp(true), EeVersion.EE11));
     // With JSP, only Jetty's own initializer is left out (the EE module adds its own instead).
     assertTrue(
         "org.eclipse.jetty.ee11.apache.jsp.JettyJasperInitializer"
-            .matches(WebappDefaults.jettyJspInitializer(EeVersion.EE11)));
+            .matches(WebappDefaults.replacedJspInitializers(EeVersion.EE11)));
     assertFalse(
         "org.eclipse.jetty.ee11.apache.jsp.JettyTldPreScanned"
-            .matches(WebappDefaults.jettyJspInitializer(EeVersion.EE11)));
+            .matches(WebappDefaults.replacedJspInitializers(EeVersion.EE11)));
     assertFalse(
         "org.eclipse.jetty.ee8.apache.jsp.JettyJasperInitializer"
-            .matches(WebappDefaults.jettyJspInitializer(EeVersion.EE11)));
+            .matches(WebappDefaults.replacedJspInitializers(EeVersion.EE11)));
+    // EE11's JSTL jar declares GlassFish WaSP's initializer (its own JSP compiler's descriptors).
+    assertTrue(
+        "org.glassfish.wasp.runtime.TldScanner"
+            .matches(WebappDefaults.replacedJspInitializers(EeVersion.EE11)));
+    assertFalse(
+        "org.glassfish.wasp.runtime.TldScanner"
+            .matches(WebappDefaults.replacedJspInitializers(EeVersion.EE10)));
     assertEquals(
         Map.of(
             WebappDefaults.CONTAINER_INITIALIZER_EXCLUSION_PATTERN,
