@@ -25,6 +25,17 @@ public final class Ee10Fixtures {
     }
   }
 
+  /** Counts its starts in the context attribute {@link #STARTS}. */
+  public static final class CountingListener implements ServletContextListener {
+    public static final String STARTS = "dev.aerun.test.listenerStarts";
+
+    @Override
+    public void contextInitialized(ServletContextEvent event) {
+      Object starts = event.getServletContext().getAttribute(STARTS);
+      event.getServletContext().setAttribute(STARTS, starts == null ? 1 : (Integer) starts + 1);
+    }
+  }
+
   /** Throws with a message that must never reach the client. */
   public static final class ThrowingServlet extends HttpServlet {
     @Override

@@ -75,19 +75,28 @@ class LazyTldJasperInitializerTest {
     // A listener only the app's own tag library declares still runs when the app starts, as with
     // Jetty's initializer: this one fails the start.
     Path app = writeApp("");
-    Files.writeString(
-        app.resolve("WEB-INF/app.tld"),
-        "<taglib xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"3.0\">"
-            + "<tlib-version>1.0</tlib-version><short-name>app</short-name><uri>urn:app</uri>"
-            + "<listener><listener-class>"
-            + Ee10Fixtures.FailingListener.class.getName()
-            + "</listener-class></listener></taglib>\n");
+    Files.writeString(app.resolve("WEB-INF/app.tld"), tld(Ee10Fixtures.FailingListener.class));
 
     Exception e = assertThrows(Exception.class, () -> start(app));
 
     assertTrue(
         String.valueOf(rootCause(e).getMessage()).contains("listener failed on purpose"),
         e::toString);
+  }
+
+  @Test
+  void appDescriptorsListener_isAddedOnce() throws Exception {
+    // Once, by Jasper's initializer (EE11's JSTL jar also declares WaSP's, which added it again).
+    Path app = writeApp("");
+    Files.writeString(app.resolve("WEB-INF/app.tld"), tld(Ee10Fixtures.CountingListener.class));
+
+    start(app);
+
+    assertEquals(
+        1,
+        Ee10Jetty.servletHandler(webapp)
+            .getServletContext()
+            .getAttribute(Ee10Fixtures.CountingListener.STARTS));
   }
 
   @Test
@@ -129,6 +138,15 @@ class LazyTldJasperInitializerTest {
         WebappDefaults.isContainerTld(
             VERSION, new URL("jar:file:/opt/aerun/lib/x/other-1.0.jar!/META-INF/c.tld")));
     assertFalse(WebappDefaults.isContainerTld(VERSION, new URL("file:/app/WEB-INF/c.tld")));
+  }
+
+  /** The app's own tag library descriptor, declaring {@code listener}. */
+  private static String tld(Class<?> listener) {
+    return "<taglib xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"3.0\">"
+        + "<tlib-version>1.0</tlib-version><short-name>app</short-name><uri>urn:app</uri>"
+        + "<listener><listener-class>"
+        + listener.getName()
+        + "</listener-class></listener></taglib>\n";
   }
 
   private Object tldCache() {
