@@ -60,7 +60,7 @@ public final class DeadlineHandler extends Handler.Wrapper {
       Response.writeError(request, response, callback, HttpStatus.GATEWAY_TIMEOUT_504);
       return true;
     }
-    Guard guard = new Guard(request, response, callback, timeoutMillis);
+    Guard guard = new Guard(request, response, callback, deadline, timeoutMillis);
     Scheduler scheduler = request.getComponents().getScheduler();
     guard.timer = scheduler.schedule(guard::expire, left, TimeUnit.NANOSECONDS);
     boolean handled;
@@ -112,11 +112,17 @@ public final class DeadlineHandler extends Handler.Wrapper {
    * only logs. If the timer fires first, the deadline owns the real response and writes the 504;
    * the app's copy is dropped, its writes fail, and a handler that returns false or throws then
    * changes nothing the client gets.
+   *
+   * <p>The clock decides, not the timer: the timer's thread may run late (a busy machine, a pause
+   * of the whole process that wakes it and the app's thread at once), so the app's thread checks
+   * the deadline itself wherever the owner is decided (its first write, its completion, a handler
+   * that returns false or throws) and answers for the timer when it finds the deadline passed.
    */
   private static final class Guard implements Callback {
     private final Request request;
     private final Response real;
     private final Callback callback;
+    private final long deadlineNanos;
     private final long timeoutMillis;
     final Response response;
     private final AtomicInteger parties = new AtomicInteger(1);
@@ -129,10 +135,12 @@ public final class DeadlineHandler extends Handler.Wrapper {
     private boolean answering;
     private boolean appOwnsReal;
 
-    Guard(Request request, Response real, Callback callback, long timeoutMillis) {
+    Guard(
+        Request request, Response real, Callback callback, long deadlineNanos, long timeoutMillis) {
       this.request = request;
       this.real = real;
       this.callback = callback;
+      this.deadlineNanos = deadlineNanos;
       this.timeoutMillis = timeoutMillis;
       this.response = new AppResponse(request, real);
     }
@@ -144,11 +152,24 @@ public final class DeadlineHandler extends Handler.Wrapper {
       }
     }
 
-    /** On the scheduler's thread, when the deadline passes. */
+    /**
+     * On the app's thread where it hands over or gives up the response: acts as the timer would if
+     * the deadline has passed and the timer has not run yet.
+     */
+    void expireIfPassed() {
+      if (System.nanoTime() - deadlineNanos >= 0) {
+        expire();
+      }
+    }
+
+    /**
+     * On the scheduler's thread when the deadline passes, or on the app's thread when it finds the
+     * deadline passed first ({@link #expireIfPassed}); acts once.
+     */
     void expire() {
       boolean answer;
       synchronized (this) {
-        if (done) {
+        if (done || expired) {
           return;
         }
         expired = true;
@@ -197,6 +218,7 @@ public final class DeadlineHandler extends Handler.Wrapper {
      * may not give it back to Jetty), false if Jetty may answer as usual (the timer is off).
      */
     boolean appGaveUp() {
+      expireIfPassed();
       synchronized (this) {
         if (answering) {
           return true;
@@ -230,6 +252,9 @@ public final class DeadlineHandler extends Handler.Wrapper {
     }
 
     private void appDone(Throwable failure) {
+      if (!((AppResponse) response).own()) {
+        expireIfPassed(); // completed without a write: as late as a first write
+      }
       boolean answering;
       boolean cutShort;
       synchronized (this) {
@@ -379,6 +404,9 @@ public final class DeadlineHandler extends Handler.Wrapper {
 
       @Override
       public void write(boolean last, ByteBuffer content, Callback writeCallback) {
+        if (!own()) {
+          expireIfPassed(); // a first write after the deadline: the 504 owns the response
+        }
         boolean refused;
         synchronized (Guard.this) {
           refused = expired;

@@ -12,13 +12,18 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpTester;
+import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.LocalConnector;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.component.AbstractLifeCycle;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +32,10 @@ import org.junit.jupiter.api.Test;
  * contention: the app keeps changing status and headers while the deadline passes, many times over.
  * Whoever wins, the client gets one whole, consistent response: the app's own, or a clean 504 that
  * carries nothing of the app's.
+ *
+ * <p>The {@code *_timerLate} cases hold the deadline's timer back (a busy machine can leave its
+ * thread unscheduled past the point where the app's thread acts): the outcome must not depend on
+ * which thread the scheduler runs first.
  */
 class DeadlineHandlerContentionTest {
   private static final int ITERATIONS = 300;
@@ -36,7 +45,12 @@ class DeadlineHandlerContentionTest {
   private LocalConnector connector;
 
   private void start(Handler app) throws Exception {
-    server = new Server();
+    start(app, null);
+  }
+
+  /** With {@code scheduler} as the server's timer, or Jetty's own if null. */
+  private void start(Handler app, Scheduler scheduler) throws Exception {
+    server = new Server(new QueuedThreadPool(), scheduler, null);
     server.setErrorHandler(new NoDetailsErrorHandler());
     connector = new LocalConnector(server);
     server.addConnector(connector);
@@ -196,6 +210,111 @@ class DeadlineHandlerContentionTest {
 
     assertEquals(204, response.getStatus(), response.toString());
     assertEquals("1", response.get("X-App"));
+  }
+
+  @Test
+  void appReturnsFalseAfterTheDeadline_timerLate_onlyThe504IsWritten() throws Exception {
+    start(
+        new Handler.Abstract() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback) {
+            response.getHeaders().put("X-App", "1");
+            sleepQuietly(50); // past the deadline
+            return false;
+          }
+        },
+        new StalledScheduler());
+
+    HttpTester.Response response = exchange(5);
+
+    assertEquals(504, response.getStatus(), response.toString());
+    assertFalse(response.contains("X-App"), response.toString());
+    awaitCompletions(1);
+  }
+
+  @Test
+  void appThrowsAfterTheDeadline_timerLate_onlyThe504IsWritten() throws Exception {
+    start(
+        new Handler.Abstract() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback) {
+            sleepQuietly(50); // past the deadline
+            throw new IllegalStateException("the app broke late");
+          }
+        },
+        new StalledScheduler());
+
+    HttpTester.Response response = exchange(5);
+
+    assertEquals(504, response.getStatus(), response.toString());
+    awaitCompletions(1);
+  }
+
+  @Test
+  void appCompletesWithoutWritingAfterTheDeadline_timerLate_onlyThe504IsWritten() throws Exception {
+    start(
+        new Handler.Abstract() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback) {
+            response.setStatus(204);
+            response.getHeaders().put("X-App", "1");
+            sleepQuietly(50); // past the deadline
+            callback.succeeded();
+            return true;
+          }
+        },
+        new StalledScheduler());
+
+    HttpTester.Response response = exchange(5);
+
+    assertEquals(504, response.getStatus(), response.toString());
+    assertFalse(response.contains("X-App"), response.toString());
+    awaitCompletions(1);
+  }
+
+  @Test
+  void appWritesFirstAfterTheDeadline_timerLate_itsWriteFailsAndOnlyThe504IsWritten()
+      throws Exception {
+    AtomicReference<Throwable> writeFailure = new AtomicReference<>();
+    start(
+        new Handler.Abstract() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback) {
+            response.setStatus(201);
+            response.getHeaders().put("X-App", "1");
+            sleepQuietly(50); // past the deadline
+            response.write(
+                true,
+                ByteBuffer.wrap("app".getBytes(StandardCharsets.US_ASCII)),
+                Callback.from(
+                    callback::succeeded,
+                    failure -> {
+                      writeFailure.set(failure);
+                      callback.failed(failure);
+                    }));
+            return true;
+          }
+        },
+        new StalledScheduler());
+
+    HttpTester.Response response = exchange(5);
+
+    assertEquals(504, response.getStatus(), response.toString());
+    assertFalse(response.contains("X-App"), response.toString());
+    assertTrue(response.getContent().contains("HTTP ERROR 504"), response.getContent());
+    awaitCompletions(1);
+    assertTrue(writeFailure.get() instanceof EofException, String.valueOf(writeFailure.get()));
+  }
+
+  /**
+   * A timer whose thread has not run yet: it takes every task and runs none while the test lasts
+   * (the connector's idle timeouts included, which these short exchanges do not need).
+   */
+  private static final class StalledScheduler extends AbstractLifeCycle implements Scheduler {
+    @Override
+    public Task schedule(Runnable task, long delay, TimeUnit units) {
+      return () -> false;
+    }
   }
 
   private void awaitCompletions(int expected) throws InterruptedException {
