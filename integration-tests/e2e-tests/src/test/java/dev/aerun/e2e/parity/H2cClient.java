@@ -15,10 +15,12 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.api.Stream;
 import org.eclipse.jetty.http2.client.HTTP2Client;
@@ -124,7 +126,7 @@ final class H2cClient {
           client
               .connect(new InetSocketAddress("127.0.0.1", port), new Session.Listener() {})
               .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-      Answer answer = new Answer();
+      Answer answer = new Answer(content == null ? 0 : content.length);
       Stream stream =
           session
               .newStream(new HeadersFrame(request, null, content == null), answer)
@@ -199,6 +201,7 @@ final class H2cClient {
         stream
             .data(new DataFrame(stream.getId(), ByteBuffer.wrap(content, at, length), last))
             .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        answer.sent.addAndGet(length);
         if (last) {
           break;
         }
@@ -211,6 +214,9 @@ final class H2cClient {
 
   /** Collects the response of one stream. */
   private static final class Answer implements Stream.Listener {
+    final long startNanos = System.nanoTime();
+    final long bodyLength;
+    final AtomicLong sent = new AtomicLong();
     final CompletableFuture<Void> done = new CompletableFuture<>();
     final CompletableFuture<Void> continued = new CompletableFuture<>();
     final List<String> interim = new ArrayList<>();
@@ -219,6 +225,26 @@ final class H2cClient {
     volatile int status = -1;
     volatile boolean complete;
     volatile String error;
+
+    Answer(long bodyLength) {
+      this.bodyLength = bodyLength;
+    }
+
+    /**
+     * How far the exchange had come when it ended without an answer, so that a failure says who
+     * ended it, why, and when: e.g. {@code reset (cancel_stream_error) after 16777216 of 33554432
+     * body bytes, 512 ms in}.
+     */
+    private String unanswered(String how) {
+      return how
+          + " after "
+          + sent.get()
+          + " of "
+          + bodyLength
+          + " body bytes, "
+          + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)
+          + " ms in";
+    }
 
     @Override
     public void onHeaders(Stream stream, HeadersFrame frame) {
@@ -263,7 +289,10 @@ final class H2cClient {
     @Override
     public void onReset(Stream stream, ResetFrame frame, Callback callback) {
       if (status < 0 || !complete) {
-        error = status < 0 ? "reset" : null;
+        error =
+            status < 0
+                ? unanswered("reset (" + ErrorCode.toString(frame.getError(), null) + ")")
+                : null;
       }
       done.complete(null);
       continued.complete(null);
@@ -274,7 +303,12 @@ final class H2cClient {
     public void onFailure(
         Stream stream, int error, String reason, Throwable failure, Callback callback) {
       if (status < 0) {
-        this.error = "closed";
+        this.error =
+            unanswered(
+                "closed ("
+                    + ErrorCode.toString(error, null)
+                    + (reason == null ? "" : ", " + reason)
+                    + ")");
       }
       done.complete(null);
       callback.succeeded();

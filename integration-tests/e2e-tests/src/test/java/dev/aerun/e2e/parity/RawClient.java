@@ -4,6 +4,7 @@ import dev.aerun.e2e.parity.ParityCase.Header;
 import dev.aerun.testing.RawHttp;
 import dev.aerun.testing.RawResponse;
 import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -31,6 +33,7 @@ final class RawClient {
 
   /** Sends the case to {@code 127.0.0.1:port} and reads the answer. */
   static Exchange exchange(ParityCase c, int port) throws IOException, InterruptedException {
+    long startNanos = System.nanoTime();
     try (RawHttp connection = RawHttp.connect(port)) {
       boolean expectContinue =
           !c.isRaw()
@@ -41,9 +44,11 @@ final class RawClient {
                               && h.value().equalsIgnoreCase("100-continue"));
       CountDownLatch continued = new CountDownLatch(1);
       AtomicReference<Exchange.Sent> sent = new AtomicReference<>();
+      Progress progress = new Progress();
       Thread writer =
           new Thread(
-              () -> sent.set(write(c, port, connection, expectContinue ? continued : null)),
+              () ->
+                  sent.set(write(c, port, connection, expectContinue ? continued : null, progress)),
               "parity-writer");
       writer.setDaemon(true);
       writer.start();
@@ -51,6 +56,11 @@ final class RawClient {
       BodyCapture body = new BodyCapture();
       RawResponse response =
           connection.readResponse("HEAD".equals(c.method()), body, continued::countDown);
+      String error = response.error();
+      if (error != null && response.statusLine() == null) {
+        // No answer at all: say how far the request had come, so a failure shows who ended it.
+        error += progress.describe(startNanos);
+      }
       // Unblock a writer still waiting for 100 Continue, then stop it by closing the socket.
       continued.countDown();
       connection.close();
@@ -70,7 +80,7 @@ final class RawClient {
           headers,
           body,
           response.complete(),
-          response.error(),
+          error,
           written,
           connection.localPort(),
           port);
@@ -79,17 +89,19 @@ final class RawClient {
 
   /** Writes the request; returns what body it sent, or null if the connection failed first. */
   private static Exchange.Sent write(
-      ParityCase c, int port, RawHttp connection, CountDownLatch continued) {
+      ParityCase c, int port, RawHttp connection, CountDownLatch continued, Progress progress) {
     String runtimeHost = "127.0.0.1:" + port;
     MessageDigest digest = BodyCapture.sha256();
     try {
-      OutputStream out = new BufferedOutputStream(connection.output(), 64 * 1024);
+      OutputStream out =
+          new BufferedOutputStream(progress.counting(connection.output()), 64 * 1024);
       if (c.isRaw()) {
         out.write(
             c.raw()
                 .replace(ParityCase.RUNTIME_HOST, runtimeHost)
                 .getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
+        progress.finished = true;
         return new Exchange.Sent(-1, null);
       }
       StringBuilder head = new StringBuilder();
@@ -115,14 +127,50 @@ final class RawClient {
       }
       body.writeTo(out, digest);
       out.flush();
+      progress.finished = true;
       return body.length() < 0
           ? new Exchange.Sent(-1, null)
           : new Exchange.Sent(body.length(), HexFormat.of().formatHex(digest.digest()));
     } catch (IOException e) {
+      progress.failure = e.toString();
       return null; // the server stopped reading: what it answered is what counts
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;
+    }
+  }
+
+  /** How much of the request the writer got into the socket, and how its writing ended. */
+  private static final class Progress {
+    final AtomicLong written = new AtomicLong();
+    volatile boolean finished;
+    volatile String failure;
+
+    OutputStream counting(OutputStream socket) {
+      return new FilterOutputStream(socket) {
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+          out.write(bytes, offset, length);
+          written.addAndGet(length);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+          out.write(b);
+          written.incrementAndGet();
+        }
+      };
+    }
+
+    /** E.g. {@code " after 71702 request bytes written (all of them), 35 ms in"}. */
+    String describe(long startNanos) {
+      return " after "
+          + written.get()
+          + " request bytes written ("
+          + (finished ? "all of them" : failure != null ? "then " + failure : "still writing")
+          + "), "
+          + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)
+          + " ms in";
     }
   }
 }
