@@ -74,7 +74,6 @@ public final class DrainHandler extends Handler.Wrapper {
         head.previous = entry;
       }
       head = entry;
-      entry.linked = true;
       inFlightCount++;
     }
     boolean handled;
@@ -90,14 +89,13 @@ public final class DrainHandler extends Handler.Wrapper {
     return handled;
   }
 
-  /** Takes {@code entry} off the set; a second call for the same entry does nothing. */
+  /** Takes {@code entry} off the list; a second call for the same entry does nothing. */
   private void finished(InFlight entry) {
     boolean last;
     synchronized (lock) {
-      if (!entry.linked) {
-        return;
+      if (entry != head && entry.previous == null) {
+        return; // taken off already
       }
-      entry.linked = false;
       if (entry.previous != null) {
         entry.previous.next = entry.next;
       } else {
@@ -125,7 +123,6 @@ public final class DrainHandler extends Handler.Wrapper {
     // Guarded by DrainHandler.this.lock.
     private InFlight previous;
     private InFlight next;
-    private boolean linked;
 
     InFlight(Request request, Response response, Callback callback) {
       super(callback);

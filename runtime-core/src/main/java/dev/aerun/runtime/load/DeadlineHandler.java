@@ -124,7 +124,7 @@ public final class DeadlineHandler extends Handler.Wrapper {
     private final Callback callback;
     private final long deadlineNanos;
     private final long timeoutMillis;
-    final Response response;
+    final AppResponse response;
     private final AtomicInteger parties = new AtomicInteger(1);
     private volatile Throwable answerFailure;
     volatile Scheduler.Task timer;
@@ -252,7 +252,7 @@ public final class DeadlineHandler extends Handler.Wrapper {
     }
 
     private void appDone(Throwable failure) {
-      if (!((AppResponse) response).own()) {
+      if (!response.own()) {
         expireIfPassed(); // completed without a write: as late as a first write
       }
       boolean answering;
@@ -263,7 +263,7 @@ public final class DeadlineHandler extends Handler.Wrapper {
         cutShort = expired && !answering;
         if (!answering) {
           // Completed without a write: Jetty writes the response from the real one.
-          ((AppResponse) response).handOver();
+          response.handOver();
         }
       }
       cancelTimer();

@@ -168,6 +168,11 @@ public final class BodyCompressionHandler extends CompressionHandler {
    * Sets the handler after this one in the request path (behind the inner handlers: the client's
    * {@code Accept-Encoding} shown again, {@code Vary}, malformed bodies as 400).
    */
+  @Override
+  public void setHandler(Handler handler) {
+    malformedBodies.setHandler(handler);
+  }
+
   /**
    * The response's {@code Vary}, looked up in the fields its wrappers end in: a lookup through a
    * {@link HttpFields.Mutable.Wrapper} walks an iterator (two objects) per call, the fields
@@ -179,11 +184,6 @@ public final class BodyCompressionHandler extends CompressionHandler {
       fields = wrapper.getWrapped();
     }
     return fields.getField(HttpHeader.VARY);
-  }
-
-  @Override
-  public void setHandler(Handler handler) {
-    malformedBodies.setHandler(handler);
   }
 
   /**

@@ -97,12 +97,13 @@ public final class WebappDefaults {
    * listeners a second time.
    */
   public static String replacedJspInitializers(EeVersion version) {
-    String jetty =
-        "org\\.eclipse\\."
-            + "jetty\\."
-            + version.name().toLowerCase(java.util.Locale.ROOT)
-            + "\\.apache\\.jsp\\.JettyJasperInitializer";
-    return version == EeVersion.EE11 ? jetty + "|org\\.glassfish\\.wasp\\..*" : jetty;
+    return switch (version) {
+      case EE8 -> "org\\.eclipse\\.jetty\\.ee8\\.apache\\.jsp\\.JettyJasperInitializer";
+      case EE10 -> "org\\.eclipse\\.jetty\\.ee10\\.apache\\.jsp\\.JettyJasperInitializer";
+      case EE11 ->
+          "org\\.eclipse\\.jetty\\.ee11\\.apache\\.jsp\\.JettyJasperInitializer"
+              + "|org\\.glassfish\\.wasp\\..*";
+    };
   }
 
   /**

@@ -31,6 +31,14 @@ import org.xml.sax.SAXException;
  * which descriptor a tag library's URI names is the same.
  */
 public final class LazyTldJasperInitializer extends JettyJasperInitializer {
+  /** Jasper's init parameters for the descriptors' parser, read as its initializer reads them. */
+  private static final String VALIDATE_PARAMETER = "org.apache.jasper.XML_VALIDATE_TLD";
+
+  private static final String BLOCK_EXTERNAL_PARAMETER = "org.apache.jasper.XML_BLOCK_EXTERNAL";
+
+  /** The jars' descriptors Jetty's MetaInfConfiguration found (container and WEB-INF/lib). */
+  private static final String JETTY_TLDS_ATTRIBUTE = "org.eclipse.jetty.tlds";
+
   private final EeVersion version;
 
   LazyTldJasperInitializer(EeVersion version) {
@@ -76,12 +84,6 @@ public final class LazyTldJasperInitializer extends JettyJasperInitializer {
     // The jars' descriptors Jetty's MetaInfConfiguration found (container and WEB-INF/lib).
     return (Collection<URL>) context.getAttribute(JETTY_TLDS_ATTRIBUTE);
   }
-
-  /** Jasper's init parameters for the descriptors' parser, read as its initializer reads them. */
-  private static final String VALIDATE_PARAMETER = "org.apache.jasper.XML_VALIDATE_TLD";
-
-  private static final String BLOCK_EXTERNAL_PARAMETER = "org.apache.jasper.XML_BLOCK_EXTERNAL";
-  private static final String JETTY_TLDS_ATTRIBUTE = "org.eclipse.jetty.tlds";
 
   /** Jasper's descriptor cache, filled on its first question by {@link #scanAll}. */
   static final class Lazy extends TldCache {
