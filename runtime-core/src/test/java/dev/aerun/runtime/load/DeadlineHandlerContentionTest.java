@@ -138,17 +138,32 @@ class DeadlineHandlerContentionTest {
     assertTrue(timedOut > 0, "the deadline never passed while the app ran");
   }
 
+  /** An app that sets a header, sleeps past a 5 ms deadline and returns false. */
+  private static Handler returnsFalseLate() {
+    return new Handler.Abstract() {
+      @Override
+      public boolean handle(Request request, Response response, Callback callback) {
+        response.getHeaders().put("X-App", "1");
+        sleepQuietly(50); // past the deadline
+        return false;
+      }
+    };
+  }
+
+  /** An app that sleeps past a 5 ms deadline and throws. */
+  private static Handler throwsLate() {
+    return new Handler.Abstract() {
+      @Override
+      public boolean handle(Request request, Response response, Callback callback) {
+        sleepQuietly(50); // past the deadline
+        throw new IllegalStateException("the app broke late");
+      }
+    };
+  }
+
   @Test
   void appReturnsFalseAfterTheDeadline_onlyThe504IsWritten() throws Exception {
-    start(
-        new Handler.Abstract() {
-          @Override
-          public boolean handle(Request request, Response response, Callback callback) {
-            response.getHeaders().put("X-App", "1");
-            sleepQuietly(50); // past the deadline
-            return false;
-          }
-        });
+    start(returnsFalseLate());
     for (int i = 0; i < 20; i++) {
       HttpTester.Response response = exchange(5);
 
@@ -160,14 +175,7 @@ class DeadlineHandlerContentionTest {
 
   @Test
   void appThrowsAfterTheDeadline_onlyThe504IsWritten() throws Exception {
-    start(
-        new Handler.Abstract() {
-          @Override
-          public boolean handle(Request request, Response response, Callback callback) {
-            sleepQuietly(50); // past the deadline
-            throw new IllegalStateException("the app broke late");
-          }
-        });
+    start(throwsLate());
     for (int i = 0; i < 20; i++) {
       HttpTester.Response response = exchange(5);
 
@@ -214,16 +222,7 @@ class DeadlineHandlerContentionTest {
 
   @Test
   void appReturnsFalseAfterTheDeadline_timerLate_onlyThe504IsWritten() throws Exception {
-    start(
-        new Handler.Abstract() {
-          @Override
-          public boolean handle(Request request, Response response, Callback callback) {
-            response.getHeaders().put("X-App", "1");
-            sleepQuietly(50); // past the deadline
-            return false;
-          }
-        },
-        new StalledScheduler());
+    start(returnsFalseLate(), new StalledScheduler());
 
     HttpTester.Response response = exchange(5);
 
@@ -234,15 +233,7 @@ class DeadlineHandlerContentionTest {
 
   @Test
   void appThrowsAfterTheDeadline_timerLate_onlyThe504IsWritten() throws Exception {
-    start(
-        new Handler.Abstract() {
-          @Override
-          public boolean handle(Request request, Response response, Callback callback) {
-            sleepQuietly(50); // past the deadline
-            throw new IllegalStateException("the app broke late");
-          }
-        },
-        new StalledScheduler());
+    start(throwsLate(), new StalledScheduler());
 
     HttpTester.Response response = exchange(5);
 
