@@ -3,7 +3,7 @@ package dev.aerun.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.DoubleFunction;
 import java.util.function.DoubleUnaryOperator;
@@ -19,7 +19,7 @@ final class Charts {
   private static final int LEFT = 80;
   private static final int RIGHT = 20;
   private static final int TOP = 56;
-  private static final int PLOT_HEIGHT = HEIGHT - TOP - 70;
+  private static final int BOTTOM = HEIGHT - 70;
 
   private Charts() {}
 
@@ -29,9 +29,8 @@ final class Charts {
   /**
    * Writes a grouped bar chart.
    *
-   * @param log a logarithmic value axis (for figures that span orders of magnitude)
-   * @param logBase the ratio between the ticks of a logarithmic axis: 10, or 32 for bytes (1 KiB,
-   *     32 KiB, 1 MiB…)
+   * @param logBase the ratio between the ticks of a logarithmic value axis (for figures that span
+   *     orders of magnitude): 10, or 32 for bytes (1 KiB, 32 KiB, 1 MiB…); 0 for a linear axis
    * @param format how a value is written on its bar and on the axis
    */
   static void groupedBars(
@@ -40,41 +39,27 @@ final class Charts {
       String axisLabel,
       List<String> groups,
       List<Series> series,
-      boolean log,
       double logBase,
       DoubleFunction<String> format)
       throws IOException {
-    double max = 0;
-    double min = Double.MAX_VALUE;
-    for (Series s : series) {
-      for (double v : s.values()) {
-        if (v > 0) {
-          max = Math.max(max, v);
-          min = Math.min(min, v);
-        }
-      }
-    }
-    if (max == 0) {
-      max = 1;
-      min = 1;
-    }
-    double lo = 0;
-    double hi = niceCeiling(max * 1.1);
-    if (log) {
-      double ln = Math.log(logBase);
-      lo = Math.pow(logBase, Math.floor(Math.log(min) / ln));
-      hi = Math.max(Math.pow(logBase, Math.ceil(Math.log(max * 1.01) / ln)), lo * logBase);
-    }
-    double low = lo;
-    double high = hi;
+    double[] measured =
+        series.stream()
+            .flatMapToDouble(s -> Arrays.stream(s.values()))
+            .filter(v -> v > 0)
+            .toArray();
+    double max = Arrays.stream(measured).max().orElse(1);
+    double min = Arrays.stream(measured).min().orElse(1);
+    boolean log = logBase > 0;
+    double ln = Math.log(logBase);
+    double lo = log ? Math.pow(logBase, Math.floor(Math.log(min) / ln)) : 0;
+    double hi =
+        log
+            ? Math.max(Math.pow(logBase, Math.ceil(Math.log(max * 1.01) / ln)), lo * logBase)
+            : niceCeiling(max * 1.1);
     DoubleUnaryOperator y =
         v -> {
-          double f =
-              log
-                  ? (Math.log10(Math.max(v, low)) - Math.log10(low))
-                      / (Math.log10(high) - Math.log10(low))
-                  : v / high;
-          return TOP + PLOT_HEIGHT * (1 - Math.max(0, Math.min(1, f)));
+          double f = log ? Math.log(Math.max(v, lo) / lo) / Math.log(hi / lo) : v / hi;
+          return BOTTOM - (BOTTOM - TOP) * Math.max(0, Math.min(1, f));
         };
     StringBuilder svg = new StringBuilder();
     svg.append(
@@ -84,18 +69,14 @@ final class Charts {
             WIDTH, HEIGHT, WIDTH, HEIGHT));
     svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     svg.append(text(LEFT, 24, "start", "font-size=\"16\" font-weight=\"bold\"", title));
-    List<Double> ticks = new ArrayList<>();
     double step = niceCeiling(hi / 5);
-    for (double t = lo; t <= hi * 1.0001; t = log ? t * logBase : t + step) {
-      ticks.add(t);
-    }
-    for (double tick : ticks) {
+    for (double tick = lo; tick <= hi * 1.0001; tick = log ? tick * logBase : tick + step) {
       double ty = y.applyAsDouble(tick);
-      svg.append(line(LEFT, ty, WIDTH - RIGHT, ty, "#e0e0e0"));
+      svg.append(line(Report.fmt("%.1f", ty), "#e0e0e0"));
       svg.append(text(LEFT - 6, ty + 4, "end", "fill=\"#555\"", format.apply(tick)));
     }
-    svg.append(line(LEFT, TOP + PLOT_HEIGHT, WIDTH - RIGHT, TOP + PLOT_HEIGHT, "#333"));
-    int middle = TOP + PLOT_HEIGHT / 2;
+    svg.append(line("" + BOTTOM, "#333"));
+    int middle = (TOP + BOTTOM) / 2;
     svg.append(
         Report.fmt(
             "<text x=\"16\" y=\"%d\" transform=\"rotate(-90 16 %d)\" text-anchor=\"middle\""
@@ -105,12 +86,11 @@ final class Charts {
     double barWidth = Math.min(60, groupWidth * 0.8 / Math.max(1, series.size()));
     for (int g = 0; g < groups.size(); g++) {
       double groupX = LEFT + g * groupWidth;
-      double barsX = groupX + (groupWidth - barWidth * series.size()) / 2;
       for (int s = 0; s < series.size(); s++) {
         double v = series.get(s).values()[g];
-        double x = barsX + s * barWidth + barWidth / 2;
+        double x = groupX + (groupWidth - barWidth * series.size()) / 2 + (s + 0.5) * barWidth;
         if (Double.isNaN(v)) {
-          svg.append(text(x, TOP + PLOT_HEIGHT - 4, "middle", "fill=\"#999\"", "n/a"));
+          svg.append(text(x, BOTTOM - 4, "middle", "fill=\"#999\"", "n/a"));
           continue;
         }
         double top = y.applyAsDouble(v);
@@ -121,14 +101,14 @@ final class Charts {
                 x - barWidth / 2 + 1,
                 top,
                 barWidth - 2,
-                Math.max(0.5, TOP + PLOT_HEIGHT - top),
+                Math.max(0.5, BOTTOM - top),
                 series.get(s).color(),
                 escape(series.get(s).name()),
                 escape(format.apply(v))));
         svg.append(text(x, top - 4, "middle", "font-size=\"10\" fill=\"#222\"", format.apply(v)));
       }
-      double labelX = groupX + groupWidth / 2;
-      svg.append(text(labelX, TOP + PLOT_HEIGHT + 18, "middle", "fill=\"#222\"", groups.get(g)));
+      svg.append(
+          text(groupX + groupWidth / 2, BOTTOM + 18, "middle", "fill=\"#222\"", groups.get(g)));
     }
     double legendX = LEFT;
     for (Series s : series) {
@@ -156,12 +136,11 @@ final class Charts {
     return 10 * power;
   }
 
-  private static String line(double x1, double y1, double x2, double y2, String color) {
-    String form =
-        color.equals("#333")
-            ? "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\"/>%n"
-            : "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\"/>%n";
-    return Report.fmt(form, x1, y1, x2, y2, color);
+  /** A horizontal line across the plot at {@code y}. */
+  private static String line(String y, String color) {
+    return Report.fmt(
+        "<line x1=\"%d\" y1=\"%s\" x2=\"%d\" y2=\"%s\" stroke=\"%s\"/>%n",
+        LEFT, y, WIDTH - RIGHT, y, color);
   }
 
   private static String text(double x, double y, String anchor, String attributes, String value) {

@@ -2,12 +2,11 @@ package dev.aerun.bench;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedMethod;
@@ -39,94 +38,64 @@ final class JfrSummary {
 
   private JfrSummary() {}
 
-  /** A weight per key, and the total of what was added. */
-  private static final class Tally {
-    final Map<String, Double> counts = new HashMap<>();
-    double total;
-
-    void add(String key, double weight) {
-      counts.merge(key, weight, Double::sum);
-      total += weight;
-    }
-  }
-
   /** The summary of {@code recording}: the {@code top} entries of every table. */
   static String summarise(Path recording, int top) throws IOException {
-    // Allocation's tables, then the CPU's, in the order of TABLES.
-    Map<String, Tally> tallies = new LinkedHashMap<>();
-    for (String kind : List.of("alloc", "cpu")) {
-      for (int t = 0; t < TABLES.size(); t++) {
-        tallies.put(kind + t, new Tally());
-      }
+    // Per kind (allocation, CPU), a weight per key for each of TABLES.
+    List<List<Map<String, Double>>> tallies = new ArrayList<>();
+    for (int kind = 0; kind < 2; kind++) {
+      tallies.add(Stream.<Map<String, Double>>generate(HashMap::new).limit(TABLES.size()).toList());
     }
     for (RecordedEvent event : RecordingFile.readAllEvents(recording)) {
       String type = event.getEventType().getName();
-      boolean alloc = type.equals("jdk.ObjectAllocationSample");
-      if ((!alloc && !type.equals("jdk.ExecutionSample")) || event.getStackTrace() == null) {
+      int kind = List.of("jdk.ObjectAllocationSample", "jdk.ExecutionSample").indexOf(type);
+      if (kind < 0 || event.getStackTrace() == null) {
         continue;
       }
-      List<RecordedFrame> frames = event.getStackTrace().getFrames();
+      List<String> frames =
+          event.getStackTrace().getFrames().stream().map(JfrSummary::name).toList();
       if (frames.isEmpty()) {
         continue;
       }
-      String kind = alloc ? "alloc" : "cpu";
-      double weight = alloc ? event.getLong("weight") : 1;
-      tallies.get(kind + 0).add(name(frames.get(0)), weight);
-      String caller =
-          frames.stream().map(JfrSummary::name).filter(n -> !isJdk(n)).findFirst().orElse(null);
-      tallies.get(kind + 1).add(caller == null ? "(JDK only)" : caller, weight);
-      tallies.get(kind + 2).add(library(caller), weight);
-      Set<String> seen = new HashSet<>();
-      for (RecordedFrame frame : frames) {
-        String name = name(frame);
-        if (name.startsWith("dev.aerun.")
-            && !name.startsWith("dev.aerun.bench.")
-            && seen.add(name)) {
-          tallies.get(kind + 3).add(name, weight);
-        }
-      }
+      double weight = kind == 0 ? event.getLong("weight") : 1;
+      String caller = frames.stream().filter(n -> !isJdk(n)).findFirst().orElse(null);
+      List<Map<String, Double>> tables = tallies.get(kind);
+      tables.get(0).merge(frames.get(0), weight, Double::sum);
+      tables.get(1).merge(caller == null ? "(JDK only)" : caller, weight, Double::sum);
+      tables.get(2).merge(library(caller), weight, Double::sum);
+      frames.stream()
+          .filter(n -> n.startsWith("dev.aerun.") && !n.startsWith("dev.aerun.bench."))
+          .distinct()
+          .forEach(n -> tables.get(3).merge(n, weight, Double::sum));
     }
     StringBuilder text = new StringBuilder("JFR summary of " + recording.getFileName() + "\n\n");
-    double allocated = tallies.get("alloc0").total;
-    double samples = tallies.get("cpu0").total;
-    text.append("Allocation (jdk.ObjectAllocationSample, weighted by bytes; total sampled weight ")
-        .append(Report.bytes(allocated))
-        .append(")\n");
-    for (int t = 0; t < TABLES.size(); t++) {
-      section(
-          text,
-          TABLES.get(t).formatted("allocating"),
-          tallies.get("alloc" + t),
-          top,
-          true,
-          allocated);
-    }
-    text.append("\nCPU (jdk.ExecutionSample, ").append((long) samples).append(" samples)\n");
-    for (int t = 0; t < TABLES.size(); t++) {
-      String title =
-          TABLES.get(t).formatted("running").replace("the library the work is for", "library");
-      section(text, title, tallies.get("cpu" + t), top, false, samples);
+    for (int kind = 0; kind < 2; kind++) {
+      boolean alloc = kind == 0;
+      double total = tallies.get(kind).get(0).values().stream().mapToDouble(d -> d).sum();
+      text.append(
+          alloc
+              ? "Allocation (jdk.ObjectAllocationSample, weighted by bytes; total sampled weight "
+                  + Report.bytes(total)
+                  + ")\n"
+              : "\nCPU (jdk.ExecutionSample, " + (long) total + " samples)\n");
+      for (int t = 0; t < TABLES.size(); t++) {
+        String title = TABLES.get(t).formatted(alloc ? "allocating" : "running");
+        text.append("\n  ")
+            .append(alloc ? title : title.replace("the library the work is for", "library"))
+            .append(":\n");
+        tallies.get(kind).get(t).entrySet().stream()
+            .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+            .limit(top)
+            .forEach(
+                e ->
+                    text.append(
+                        Report.fmt(
+                            "    %6.2f%%  %12s  %s%n",
+                            total == 0 ? 0 : 100 * e.getValue() / total,
+                            alloc ? Report.bytes(e.getValue()) : "" + e.getValue().longValue(),
+                            e.getKey())));
+      }
     }
     return text.toString();
-  }
-
-  /** The top entries of {@code tally}, each as a share of {@code total}. */
-  private static void section(
-      StringBuilder text, String title, Tally tally, int top, boolean bytes, double total) {
-    text.append("\n  ").append(title).append(":\n");
-    tally.counts.entrySet().stream()
-        .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-        .limit(top)
-        .forEach(
-            e ->
-                text.append(
-                    Report.fmt(
-                        "    %6.2f%%  %12s  %s%n",
-                        total == 0 ? 0 : 100 * e.getValue() / total,
-                        bytes
-                            ? Report.bytes(e.getValue())
-                            : String.valueOf(e.getValue().longValue()),
-                        e.getKey())));
   }
 
   private static String name(RecordedFrame frame) {

@@ -2,6 +2,7 @@ package dev.aerun.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.aerun.bench.Results.CalibrationRow;
 import dev.aerun.bench.Results.CapacityRound;
 import dev.aerun.bench.Results.CapacityRow;
 import dev.aerun.bench.Results.ColdStartRow;
@@ -19,11 +20,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.DoubleFunction;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The report of a run, in its results folder: {@code results.json} (every figure), {@code
@@ -44,9 +47,13 @@ final class Report {
   private static final DoubleFunction<String> CHANGE = f("%+.0f");
 
   /**
-   * A table row: one figure of each peer (a median and its spread), written with {@code format}.
+   * A table row: each peer's figure (a median and its spread), its cell written by {@code cell}.
    */
-  private record Row(String name, Map<String, Spread> byPeer, DoubleFunction<String> format) {}
+  private record Row(String name, Map<String, Spread> byPeer, Function<Spread, String> cell) {
+    Row named(String name) {
+      return new Row(name, byPeer, cell);
+    }
+  }
 
   /** The rows of a table, each a figure of {@code T}'s rows per peer. */
   private final class Rows<T> {
@@ -61,30 +68,27 @@ final class Report {
 
     /** Each peer's median and spread over its rows. */
     Rows<T> spread(String name, ToDoubleFunction<T> figure, DoubleFunction<String> format) {
-      list.add(new Row(name, Stats.byPeer(rows, peer, figure), format));
-      return this;
+      return add(name, figure, s -> s, s -> s.format(format));
     }
 
     /** Each peer's median over its rows, as one value. */
     Rows<T> median(String name, ToDoubleFunction<T> figure, DoubleFunction<String> format) {
-      return reduced(name, figure, format, Spread::median);
+      return add(name, figure, s -> Spread.of(s.median()), s -> s.format(format));
     }
 
-    /** Each peer's sum over its rows. */
     Rows<T> sum(String name, ToDoubleFunction<T> figure) {
-      return reduced(name, figure, WHOLE, s -> s.values().stream().mapToDouble(d -> d).sum());
+      UnaryOperator<Spread> sum = s -> Spread.of(s.values().stream().mapToDouble(d -> d).sum());
+      return add(name, figure, sum, s -> s.format(WHOLE));
     }
 
-    /** Each peer's rows reduced to one value. */
-    private Rows<T> reduced(
+    Rows<T> add(
         String name,
         ToDoubleFunction<T> figure,
-        DoubleFunction<String> format,
-        ToDoubleFunction<Spread> reduce) {
+        UnaryOperator<Spread> reduce,
+        Function<Spread, String> cell) {
       Map<String, Spread> values = new LinkedHashMap<>();
-      Stats.byPeer(rows, peer, figure)
-          .forEach((p, s) -> values.put(p, Spread.of(reduce.applyAsDouble(s))));
-      list.add(new Row(name, values, format));
+      Stats.byPeer(rows, peer, figure).forEach((p, s) -> values.put(p, reduce.apply(s)));
+      list.add(new Row(name, values, cell));
       return this;
     }
 
@@ -127,10 +131,6 @@ final class Report {
     json.writeValue(out.resolve("results.json").toFile(), results);
   }
 
-  private <T> Rows<T> rows(List<T> rows, Function<T, String> peer) {
-    return new Rows<>(rows, peer);
-  }
-
   private void markdown() throws IOException {
     Results.Meta meta = results.meta;
     md.append("# aerun benchmarks: ").append(meta.profile()).append(" profile\n\n");
@@ -161,7 +161,7 @@ final class Report {
           "> The quick profile checks that everything runs and gives rough figures; compare"
               + " peers with the full profile.\n\n");
     }
-    targets();
+    textTable("Targets", List.of("Target", "This run", "Verdict"), results.targets, Report::target);
     for (String ee : BenchOptions.EES) {
       echo(ee);
     }
@@ -172,8 +172,10 @@ final class Report {
     coldStart();
     calibration();
     soak();
-    processes();
-    failures();
+    List<String> columns = List.of("Peer", "EE", "Peak RSS", "Threads at the end", "Log");
+    textTable("Server processes", columns, results.processes, this::process);
+    columns = List.of("Peer", "EE", "Step", "What happened");
+    textTable("Failures", columns, results.failures, Report::failure);
     if (!charts.isEmpty()) {
       md.append("## Charts\n\n");
       charts.forEach(c -> md.append("![").append(c).append("](charts/").append(c).append(")\n\n"));
@@ -239,18 +241,14 @@ final class Report {
     md.append("\n\n");
   }
 
-  private void targets() {
-    List<List<String>> rows = new ArrayList<>();
-    for (Results.TargetRow row : results.targets) {
-      String verdict =
-          switch (row.verdict()) {
-            case Verdicts.MISSED -> "**MISSED**";
-            case Verdicts.WITHIN_NOISE -> "*within noise*";
-            default -> row.verdict();
-          };
-      rows.add(List.of(row.target(), row.figure(), verdict));
-    }
-    textTable("Targets", List.of("Target", "This run", "Verdict"), rows);
+  private static List<String> target(Results.TargetRow row) {
+    String verdict =
+        switch (row.verdict()) {
+          case Verdicts.MISSED -> "**MISSED**";
+          case Verdicts.WITHIN_NOISE -> "*within noise*";
+          default -> row.verdict();
+        };
+    return List.of(row.target(), row.figure(), verdict);
   }
 
   private void echo(String ee) throws IOException {
@@ -258,7 +256,6 @@ final class Report {
     if (rows.isEmpty()) {
       return;
     }
-    List<Long> sizes = new ArrayList<>(new TreeSet<>(rows.stream().map(EchoRow::size).toList()));
     String name = ee.toUpperCase(Locale.ROOT);
     int jvms = rows.stream().mapToInt(EchoRow::round).max().orElse(1);
     md.append("## Echo: bytes allocated per request, whole server process (" + name + ")\n\n");
@@ -266,58 +263,56 @@ final class Report {
       printf("The median of the peer's server JVMs (up to %d; legacy mode's in one).%n%n", jvms);
     }
     // One row per server JVM a peer ran the echo in: the tables show their median.
-    List<Row> allocated = echoRows(rows, sizes, EchoRow::allocatedBytesPerRequest, Report::bytes);
+    List<Row> allocated =
+        echoRows(
+            rows, (r, size) -> r.median(size, EchoRow::allocatedBytesPerRequest, Report::bytes));
     table("Size", allocated, true);
     if (jvms > 1) {
       md.append("Per server JVM (each the median of its windows), lowest to highest:\n\n");
-      header("Size", peerColumns(), List.of());
-      for (long size : sizes) {
-        md.append("| ").append(size(size));
-        for (Peer peer : peers) {
-          String each =
-              rows.stream()
-                  .filter(r -> r.size() == size && r.peer().equals(peer.id))
-                  .mapToDouble(EchoRow::allocatedBytesPerRequest)
-                  .sorted()
-                  .mapToObj(Report::bytes)
-                  .collect(Collectors.joining(", "));
-          md.append(" | ").append(each.isEmpty() ? "–" : each);
-        }
-        md.append(" |\n");
-      }
-      md.append('\n');
+      Function<Spread, String> each =
+          s -> s.values().stream().sorted().map(Report::bytes).collect(Collectors.joining(", "));
+      table(
+          "Size",
+          echoRows(rows, (r, size) -> r.add(size, EchoRow::allocatedBytesPerRequest, s -> s, each)),
+          false);
     }
     md.append("## Echo: heap in use after a full GC inside the servlet (" + name + ")\n\n");
-    List<Row> heap = echoRows(rows, sizes, EchoRow::heapAfterGcBytes, Report::bytes);
+    List<Row> heap =
+        echoRows(rows, (r, size) -> r.median(size, EchoRow::heapAfterGcBytes, Report::bytes));
     table("Size", heap, true);
     md.append("Of which held for the request (less the heap at rest):\n\n");
     ToDoubleFunction<EchoRow> held =
         e -> e.heapAtRestBytes() < 0 ? Double.NaN : e.heapAfterGcBytes() - e.heapAtRestBytes();
-    table("Size", echoRows(rows, sizes, held, Report::signedBytes), false);
+    table("Size", echoRows(rows, (r, size) -> r.median(size, held, Report::signedBytes)), false);
     String allocationTitle = "Allocated per echo request, whole server (" + name + ")";
     chart(
         "echo-allocation-" + ee + ".svg",
         allocationTitle,
         "bytes per request",
         allocated,
-        true,
+        32,
         Report::bytes);
     String heapTitle = "Heap after GC inside the servlet, mid-echo (" + name + ")";
-    chart("echo-heap-" + ee + ".svg", heapTitle, "heap in use", heap, false, Report::bytes);
+    chart("echo-heap-" + ee + ".svg", heapTitle, "heap in use", heap, 0, Report::bytes);
   }
 
-  /** One row per echo size: each peer's median over its server JVMs of {@code figure}. */
+  /** One row per echo size: {@code add} over the rows of that size. */
   private List<Row> echoRows(
-      List<EchoRow> rows,
-      List<Long> sizes,
-      ToDoubleFunction<EchoRow> figure,
-      DoubleFunction<String> format) {
-    List<Row> list = new ArrayList<>();
-    for (long size : sizes) {
-      List<EchoRow> sized = rows.stream().filter(r -> r.size() == size).toList();
-      list.addAll(rows(sized, EchoRow::peer).median(size(size), figure, format).list);
-    }
-    return list;
+      List<EchoRow> rows, BiFunction<Rows<EchoRow>, String, Rows<EchoRow>> add) {
+    return rows.stream()
+        .map(EchoRow::size)
+        .distinct()
+        .sorted()
+        .flatMap(
+            size ->
+                add
+                    .apply(
+                        new Rows<>(
+                            rows.stream().filter(r -> r.size() == size).toList(), EchoRow::peer),
+                        size(size))
+                    .list
+                    .stream())
+        .toList();
   }
 
   private void cpu() throws IOException {
@@ -329,7 +324,7 @@ final class Report {
     printf("## CPU: 1 KiB request, 32 KiB response at %.0f/s%n%n", rate);
     printf("Median (min–max) of %d interleaved rounds.%n%n", rounds(rows, CpuRow::peer));
     Rows<CpuRow> spreads =
-        rows(rows, CpuRow::peer)
+        new Rows<>(rows, CpuRow::peer)
             .spread("CPU per request", CpuRow::cpuMicrosPerRequest, US)
             .spread("CPU per request, without JIT", CpuRow::cpuMicrosPerRequestNetOfJit, US)
             .spread("CPU per request, net of idle", CpuRow::cpuMicrosPerRequestNetOfIdle, US)
@@ -337,7 +332,7 @@ final class Report {
                 "Allocated per request", r -> r.allocatedBytesPerRequest() / 1024, f("%.2f KiB"));
     table("Figure", spreads.list, true);
     Rows<CpuRow> medians =
-        rows(rows, CpuRow::peer)
+        new Rows<>(rows, CpuRow::peer)
             .median("Achieved rate (req/s)", CpuRow::achievedRate, WHOLE)
             .sum("Errors (all rounds)", CpuRow::errors)
             .median("Idle CPU (ms/s)", CpuRow::idleCpuMillisPerSecond, Report::tenths)
@@ -349,8 +344,8 @@ final class Report {
         "cpu-per-request.svg",
         fmt("Server CPU per request (1 KiB in, 32 KiB out, %.0f/s)", rate),
         "CPU µs per request",
-        List.of(renamed(spreads.list.get(0), "gross"), renamed(spreads.list.get(1), "without JIT")),
-        false,
+        List.of(spreads.list.get(0).named("gross"), spreads.list.get(1).named("without JIT")),
+        0,
         Report::micros);
   }
 
@@ -364,7 +359,7 @@ final class Report {
     printf("## Latency: %s responses at %.0f/s, open loop%n%n", sized, rate);
     printf("Median (min–max) of %d interleaved rounds.%n%n", rounds(rows, LatencyRow::peer));
     Rows<LatencyRow> percentiles =
-        rows(rows, LatencyRow::peer)
+        new Rows<>(rows, LatencyRow::peer)
             .spread("p50", r -> r.latencyMillis().p50(), MS)
             .spread("p90", r -> r.latencyMillis().p90(), MS)
             .spread("p99", r -> r.latencyMillis().p99(), MS)
@@ -372,18 +367,18 @@ final class Report {
             .spread("max", r -> r.latencyMillis().max(), f("%.1f ms"));
     table("Figure", percentiles.list, true);
     Rows<LatencyRow> medians =
-        rows(rows, LatencyRow::peer)
+        new Rows<>(rows, LatencyRow::peer)
             .median("Target rate (req/s)", LatencyRow::targetRate, WHOLE)
             .median("Achieved rate (req/s)", LatencyRow::achievedRate, WHOLE)
             .sum("Errors (all rounds)", LatencyRow::errors)
             .generator(LatencyRow::lag, LatencyRow::stealPercent);
     table("Figure (median of the rounds)", medians.list, false);
     chart(
-        "latency-" + (size == 1024 * 1024 ? "1mib" : (size / 1024) + "kib") + ".svg",
+        "latency-" + sized.replace(" ", "").toLowerCase(Locale.ROOT) + ".svg",
         fmt("Latency, %s responses at %.0f/s (open loop)", sized, rate),
         "milliseconds",
         percentiles.list,
-        true,
+        10,
         Report::millis);
   }
 
@@ -404,7 +399,7 @@ final class Report {
         capacityRows.stream()
             .flatMap(r -> r.rounds().stream().map(round -> Map.entry(r.peer(), round)))
             .toList();
-    Rows<Map.Entry<String, CapacityRound>> figures = rows(rounds, Map.Entry::getKey);
+    Rows<Map.Entry<String, CapacityRound>> figures = new Rows<>(rounds, Map.Entry::getKey);
     if (!quick) {
       figures
           .spread("Capacity, p99 ≤ bound (req/s)", e -> e.getValue().capacityRate(), WHOLE)
@@ -445,8 +440,8 @@ final class Report {
           "capacity.svg",
           fmt("Peak and capacity with p99 ≤ %.0f ms (hello)", bound),
           "requests per second",
-          List.of(renamed(figures.list.get(0), "capacity"), renamed(figures.list.get(1), "peak")),
-          false,
+          List.of(figures.list.get(0).named("capacity"), figures.list.get(1).named("peak")),
+          0,
           WHOLE);
     }
   }
@@ -481,7 +476,7 @@ final class Report {
     md.append("## Cold start: hello app (EE10)\n\n");
     printf("Median of %d starts.%n%n", rows.get(0).startMillis().size());
     Rows<ColdStartRow> figures =
-        rows(rows, ColdStartRow::peer)
+        new Rows<>(rows, ColdStartRow::peer)
             .median("Start to first 200", ColdStartRow::medianStartMillis, f("%.0f ms"))
             .median("RSS after the first request", ColdStartRow::medianRssBytes, Report::bytes)
             .median(
@@ -493,8 +488,8 @@ final class Report {
         "cold-start.svg",
         "Cold start: process start to first 200 (hello, EE10)",
         "milliseconds",
-        List.of(renamed(figures.list.get(0), "start to first 200")),
-        false,
+        List.of(figures.list.get(0).named("start to first 200")),
+        0,
         f("%.0f ms"));
   }
 
@@ -514,24 +509,23 @@ final class Report {
   }
 
   /** Per peer, a table of {@code generators}' runs: the peak and both ends' CPU per request. */
-  private void generators(List<Results.CalibrationRow> rows, List<String> generators) {
+  private void generators(List<CalibrationRow> rows, List<String> generators) {
     List<String[]> columns = generators.stream().map(g -> new String[] {g, g}).toList();
     for (Peer peer : peers) {
-      List<Results.CalibrationRow> own =
-          rows.stream().filter(r -> r.peer().equals(peer.id)).toList();
+      List<CalibrationRow> own = rows.stream().filter(r -> r.peer().equals(peer.id)).toList();
       if (!own.isEmpty()) {
-        Rows<Results.CalibrationRow> figures =
-            rows(own, Results.CalibrationRow::generator)
-                .spread("Peak (req/s)", Results.CalibrationRow::rate, WHOLE)
+        Rows<CalibrationRow> figures =
+            new Rows<>(own, CalibrationRow::generator)
+                .spread("Peak (req/s)", CalibrationRow::rate, WHOLE)
                 .spread(
                     "Generator CPU per request (µs)",
-                    Results.CalibrationRow::generatorCpuMicrosPerRequest,
+                    CalibrationRow::generatorCpuMicrosPerRequest,
                     f("%.1f"))
                 .spread(
                     "Server CPU per request (µs)",
-                    Results.CalibrationRow::serverCpuMicrosPerRequest,
+                    CalibrationRow::serverCpuMicrosPerRequest,
                     f("%.1f"));
-        table(peer.label, figures.list, columns, List.of());
+        table(peer.label, figures.list, columns, false);
       }
     }
   }
@@ -551,73 +545,53 @@ final class Report {
         bytes(SoakScenario.HEAP_TOLERANCE_BYTES),
         SoakScenario.THREAD_TOLERANCE,
         SoakScenario.FD_TOLERANCE);
-    ToDoubleFunction<SoakRow> heapGrowth =
-        r -> SoakScenario.growth(r.samples(), SoakSample::heapAfterGcBytes);
+    Function<ToDoubleFunction<SoakSample>, ToDoubleFunction<SoakRow>> growth =
+        figure -> r -> SoakScenario.growth(r.samples(), figure);
     Rows<SoakRow> figures =
-        rows(rows, SoakRow::peer)
+        new Rows<>(rows, SoakRow::peer)
             .median("Requests", SoakRow::sent, WHOLE)
             .median("Not 200", SoakRow::failed, WHOLE)
             .median("Latency p50", SoakRow::p50Millis, Report::millis)
             .median("Latency p99", SoakRow::p99Millis, Report::millis)
+            .median("Heap after GC, first sample", r -> heap(r, 0), Report::bytes)
             .median(
-                "Heap after GC, first sample", r -> sample(r, 0).heapAfterGcBytes(), Report::bytes)
-            .median(
-                "Heap after GC, last sample", r -> sample(r, -1).heapAfterGcBytes(), Report::bytes)
+                "Heap after GC, last sample", r -> heap(r, r.samples().size() - 1), Report::bytes)
             .median(
                 "Heap after GC, growth (last third − first)",
-                heapGrowth,
+                growth.apply(SoakSample::heapAfterGcBytes),
                 v -> (v < 0 ? "" : "+") + signedBytes(v))
             .median("Heap slope (KiB/min)", r -> r.heapSlopeBytesPerMinute() / 1024, SLOPE)
-            .median(
-                "Threads, growth",
-                r -> SoakScenario.growth(r.samples(), SoakSample::threads),
-                CHANGE)
+            .median("Threads, growth", growth.apply(SoakSample::threads), CHANGE)
             .median("Thread slope (per min)", SoakRow::threadSlopePerMinute, SLOPE)
-            .median(
-                "Descriptors, growth",
-                r -> SoakScenario.growth(r.samples(), SoakSample::fds),
-                CHANGE)
+            .median("Descriptors, growth", growth.apply(SoakSample::fds), CHANGE)
             .median("Descriptor slope (per min)", SoakRow::fdSlopePerMinute, SLOPE);
     table("Figure", figures.list, false);
   }
 
-  /** The soak's sample {@code i}, from the end when negative. */
-  private static SoakSample sample(SoakRow row, int i) {
-    return row.samples().get(i < 0 ? row.samples().size() + i : i);
+  private static double heap(SoakRow row, int sample) {
+    return row.samples().get(sample).heapAfterGcBytes();
   }
 
-  private void processes() {
-    List<List<String>> rows = new ArrayList<>();
-    for (Results.ProcessRow row : results.processes) {
-      rows.add(
-          List.of(
-              peers.stream().filter(p -> p.id.equals(row.peer())).findFirst().get().label,
-              row.ee().toUpperCase(Locale.ROOT),
-              bytes(row.peakRssBytes()),
-              Integer.toString(row.threads()),
-              row.log()));
-    }
-    List<String> columns = List.of("Peer", "EE", "Peak RSS", "Threads at the end", "Log");
-    textTable("Server processes", columns, rows);
+  private List<String> process(Results.ProcessRow row) {
+    String peer = peers.stream().filter(p -> p.id.equals(row.peer())).findFirst().get().label;
+    String ee = row.ee().toUpperCase(Locale.ROOT);
+    return List.of(peer, ee, bytes(row.peakRssBytes()), "" + row.threads(), row.log());
   }
 
-  private void failures() {
-    List<List<String>> rows = new ArrayList<>();
-    for (Results.Failure failure : results.failures) {
-      String message = failure.message().lines().findFirst().orElse("").replace("|", "\\|");
-      rows.add(List.of(failure.peer(), failure.ee(), failure.scenario(), message));
-    }
-    textTable("Failures", List.of("Peer", "EE", "Step", "What happened"), rows);
+  private static List<String> failure(Results.Failure failure) {
+    String message = failure.message().lines().findFirst().orElse("").replace("|", "\\|");
+    return List.of(failure.peer(), failure.ee(), failure.scenario(), message);
   }
 
   /** A section of one table of text cells under {@code columns}; nothing without rows. */
-  private void textTable(String title, List<String> columns, List<List<String>> rows) {
+  private <T> void textTable(
+      String title, List<String> columns, List<T> rows, Function<T, List<String>> cells) {
     if (rows.isEmpty()) {
       return;
     }
     md.append("## ").append(title).append("\n\n| ").append(String.join(" | ", columns));
     md.append(" |\n|").append("---|".repeat(columns.size())).append('\n');
-    rows.forEach(row -> md.append("| ").append(String.join(" | ", row)).append(" |\n"));
+    rows.forEach(r -> md.append("| ").append(String.join(" | ", cells.apply(r))).append(" |\n"));
     md.append('\n');
   }
 
@@ -631,21 +605,17 @@ final class Report {
 
   /** The ratio columns: {numerator, denominator, title}. */
   private List<String[]> ratioColumns() {
-    List<String[]> columns = new ArrayList<>();
-    for (String[] c :
-        List.of(
-            new String[] {"http", "bare", "HttpConnector / bare"},
-            new String[] {"legacy", "http", "legacy / HttpConnector"},
-            new String[] {"legacy-tcp", "http", "legacy (tcp) / HttpConnector"})) {
-      if (has(c[0]) && has(c[1])) {
-        columns.add(c);
-      }
-    }
-    for (Peer peer : peers) {
-      if (peer.isCustom() && has("bare")) {
-        columns.add(new String[] {peer.id, "bare", peer.label + " / bare"});
-      }
-    }
+    List<String[]> columns =
+        new ArrayList<>(
+            Stream.of(
+                    new String[] {"http", "bare", "HttpConnector / bare"},
+                    new String[] {"legacy", "http", "legacy / HttpConnector"},
+                    new String[] {"legacy-tcp", "http", "legacy (tcp) / HttpConnector"})
+                .filter(c -> has(c[0]) && has(c[1]))
+                .toList());
+    peers.stream()
+        .filter(p -> p.isCustom() && has("bare"))
+        .forEach(p -> columns.add(new String[] {p.id, "bare", p.label + " / bare"}));
     return columns;
   }
 
@@ -659,38 +629,28 @@ final class Report {
    * two spreads overlap (within noise).
    */
   private void table(String first, List<Row> rows, boolean ratios) {
-    table(first, rows, peerColumns(), ratios ? ratioColumns() : List.of());
+    table(first, rows, peers.stream().map(p -> new String[] {p.id, p.label}).toList(), ratios);
   }
 
-  /**
-   * A table of {@code columns} ({id, title}) and {@code ratios} ({numerator, denominator, title}).
-   */
-  private void table(String first, List<Row> rows, List<String[]> columns, List<String[]> ratios) {
-    header(first, columns, ratios);
+  /** A table of {@code columns} ({id, title}), with {@code ratios} the ratio columns. */
+  private void table(String first, List<Row> rows, List<String[]> columns, boolean ratios) {
+    List<String[]> quotients = ratios ? ratioColumns() : List.of();
+    md.append("| ").append(first);
+    columns.forEach(c -> md.append(" | ").append(c[1]));
+    quotients.forEach(r -> md.append(" | ").append(r[2]));
+    md.append(" |\n|---").append("|---:".repeat(columns.size() + quotients.size())).append("|\n");
     for (Row row : rows) {
       md.append("| ").append(row.name());
       for (String[] column : columns) {
         Spread v = row.byPeer().get(column[0]);
-        md.append(" | ").append(v == null ? "–" : v.format(row.format()));
+        md.append(" | ").append(v == null ? "–" : row.cell().apply(v));
       }
-      for (String[] ratio : ratios) {
+      for (String[] ratio : quotients) {
         md.append(" | ").append(ratio(row.byPeer().get(ratio[0]), row.byPeer().get(ratio[1])));
       }
       md.append(" |\n");
     }
     md.append('\n');
-  }
-
-  private List<String[]> peerColumns() {
-    return peers.stream().map(p -> new String[] {p.id, p.label}).toList();
-  }
-
-  /** A table's header: {@code first}, the columns, then the ratio columns. */
-  private void header(String first, List<String[]> columns, List<String[]> ratios) {
-    md.append("| ").append(first);
-    columns.forEach(c -> md.append(" | ").append(c[1]));
-    ratios.forEach(r -> md.append(" | ").append(r[2]));
-    md.append(" |\n|---").append("|---:".repeat(columns.size() + ratios.size())).append("|\n");
   }
 
   private static String ratio(Spread a, Spread b) {
@@ -703,38 +663,33 @@ final class Report {
     return spreads && Verdicts.overlap(a, b) ? "≈ " + text : text;
   }
 
-  private static Row renamed(Row row, String name) {
-    return new Row(name, row.byPeer(), row.format());
-  }
-
   /**
    * A grouped bar chart: one group per row, one bar per peer (its median), labelled with {@code
-   * format}. Byte axes tick at 1 KiB, 32 KiB, 1 MiB…; the others at powers of ten.
+   * format}, on a logarithmic axis ticking at powers of {@code logBase} (0: a linear axis).
    */
   private void chart(
       String file,
       String title,
       String axis,
       List<Row> groups,
-      boolean log,
+      double logBase,
       DoubleFunction<String> format)
       throws IOException {
     List<Charts.Series> series = new ArrayList<>();
     int custom = 0;
     for (Peer peer : peers) {
-      String color = COLORS.get(peer.id);
-      if (color == null) {
-        color = MORE_COLORS.get(custom++ % MORE_COLORS.size());
-      }
+      String color =
+          COLORS.containsKey(peer.id)
+              ? COLORS.get(peer.id)
+              : MORE_COLORS.get(custom++ % MORE_COLORS.size());
       double[] values =
           groups.stream()
               .mapToDouble(g -> g.byPeer().getOrDefault(peer.id, Spread.NONE).median())
               .toArray();
       series.add(new Charts.Series(peer.label, color, values));
     }
-    double logBase = axis.contains("bytes") || axis.contains("heap") ? 32 : 10;
     List<String> names = groups.stream().map(Row::name).toList();
-    Charts.groupedBars(chartDir.resolve(file), title, axis, names, series, log, logBase, format);
+    Charts.groupedBars(chartDir.resolve(file), title, axis, names, series, logBase, format);
     charts.add(file);
   }
 
@@ -762,17 +717,10 @@ final class Report {
     if (b >= 1024 && b == Math.rint(b) && Long.bitCount((long) b) == 1) {
       return size((long) b); // an axis tick: 1 KiB, 32 KiB, 1 MiB
     }
-    if (b < 1024) {
-      return fmt("%.0f B", b);
-    }
-    double v = b / 1024;
-    for (String unit : List.of(" KiB", " MiB")) {
-      if (v < 1024) {
-        return fmt((v < 10 ? "%.2f" : "%.1f") + unit, v);
-      }
-      v /= 1024;
-    }
-    return fmt("%.2f GiB", v);
+    int unit = b < 1 << 10 ? 0 : b < 1 << 20 ? 1 : b < 1 << 30 ? 2 : 3;
+    double v = b / Math.pow(1024, unit);
+    String format = unit == 0 ? "%.0f" : v < 10 || unit == 3 ? "%.2f" : "%.1f";
+    return fmt(format + List.of(" B", " KiB", " MiB", " GiB").get(unit), v);
   }
 
   /** Bytes with their sign. */
@@ -782,10 +730,9 @@ final class Report {
 
   /** A body size: {@code 32 KiB}, {@code 1 MiB}. */
   static String size(long bytes) {
-    if (bytes % (1024 * 1024) == 0) {
-      return bytes / (1024 * 1024) + " MiB";
-    }
-    return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
+    return bytes % (1 << 20) == 0
+        ? (bytes >> 20) + " MiB"
+        : bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
   }
 
   static String micros(double v) {
@@ -808,24 +755,21 @@ final class Report {
    */
   static String machineNote(Results.Meta meta) {
     double others = meta.otherCpuPercent();
-    String loads =
-        fmt(
-            "load average %.2f before the run and %.2f after it on %d cores, the latter counting"
-                + " the run's own processes",
-            meta.loadAverageBefore(), meta.loadAverageAfter(), meta.cores());
-    boolean busy =
-        Double.isNaN(others) ? meta.loadAverageBefore() > meta.cores() * 0.5 : others > 10;
-    String share =
-        Double.isNaN(others)
-            ? ""
-            : fmt("other processes used %.1f %% of the machine's CPU during the run; ", others);
-    if (busy) {
+    boolean known = !Double.isNaN(others);
+    String note =
+        (known
+                ? fmt("other processes used %.1f %% of the machine's CPU during the run; ", others)
+                : "")
+            + fmt(
+                "load average %.2f before the run and %.2f after it on %d cores, the latter"
+                    + " counting the run's own processes",
+                meta.loadAverageBefore(), meta.loadAverageAfter(), meta.cores());
+    if (known ? others > 10 : meta.loadAverageBefore() > meta.cores() * 0.5) {
       return "> **The machine was busy**: "
-          + share
-          + loads
+          + note
           + ". Timing figures (CPU, latency, capacity, cold start) are unreliable; allocation and"
           + " heap figures are not affected.\n\n";
     }
-    return "Other load: " + share + loads + ".\n\n";
+    return "Other load: " + note + ".\n\n";
   }
 }

@@ -16,9 +16,10 @@ import dev.aerun.bench.Stats.Spread;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.TreeSet;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 /**
  * The project's targets, checked against one run's figures. Timing figures come from repeated,
@@ -31,34 +32,15 @@ final class Targets {
 
   private Targets() {}
 
-  /** A target's figures and verdicts, case by case (an EE and size, a response size, a peer). */
-  private static final class Row {
-    final String target;
-    final List<String> figures = new ArrayList<>();
-    final List<String> verdicts = new ArrayList<>();
-
-    Row(String target) {
-      this.target = target;
-    }
-
-    Row add(String figure, String verdict) {
-      figures.add(figure);
-      verdicts.add(verdict);
-      return this;
-    }
-
-    Row add(String figure, boolean met) {
-      return add(figure, met ? MET : MISSED);
-    }
-
-    TargetRow done() {
-      return figures.isEmpty()
-          ? new TargetRow(target, "–", NOT_MEASURED)
-          : new TargetRow(target, String.join("; ", figures), worst(verdicts));
+  /** A case of a target (an EE and size, a response size, a peer): its figure and verdict. */
+  private record Case(String figure, String verdict) {
+    Case(String figure, boolean met) {
+      this(figure, met ? MET : MISSED);
     }
   }
 
   static List<TargetRow> evaluate(Results r) {
+    ToDoubleFunction<EchoRow> allocated = EchoRow::allocatedBytesPerRequest;
     return List.of(
         // Judged on every window of every server JVM (both kinds of noise); the figure is the
         // difference of the JVMs' medians, as the tables show.
@@ -67,14 +49,12 @@ final class Targets {
             "Allocation per request: HttpConnector within 4 KiB of bare Jetty at every size",
             "bare",
             0,
-            (row, name, bare, http) -> {
+            (bare, http) -> {
               Spread h = windows(http);
               Spread b = windows(bare);
-              double difference =
-                  echoMedian(http, EchoRow::allocatedBytesPerRequest)
-                      - echoMedian(bare, EchoRow::allocatedBytesPerRequest);
-              row.add(
-                  name + differenceFigure(difference, h, b),
+              double difference = median(http, allocated) - median(bare, allocated);
+              return new Case(
+                  differenceFigure(difference, h, b),
                   Verdicts.differenceAtMost(h, b, ECHO_ALLOCATION_BOUND));
             }),
         allocationAtFixedRate(r),
@@ -83,22 +63,19 @@ final class Targets {
             "Allocation per request: legacy ≥ 10 × HttpConnector at 1 MiB and 30 MiB",
             "legacy",
             1024 * 1024,
-            (row, name, legacy, http) -> {
-              double ratio =
-                  echoMedian(legacy, EchoRow::allocatedBytesPerRequest)
-                      / Math.max(1, echoMedian(http, EchoRow::allocatedBytesPerRequest));
-              row.add(name + Report.fmt("%.1f×", ratio), ratio >= 10);
+            (legacy, http) -> {
+              double ratio = median(legacy, allocated) / Math.max(1, median(http, allocated));
+              return new Case(Report.fmt("%.1f×", ratio), ratio >= 10);
             }),
         echo(
             r,
             "Heap inside the servlet during a 30 MiB echo: HttpConnector within 2 MiB of bare",
             "bare",
             30L * 1024 * 1024,
-            (row, name, bare, http) -> {
-              double diff =
-                  echoMedian(http, EchoRow::heapAfterGcBytes)
-                      - echoMedian(bare, EchoRow::heapAfterGcBytes);
-              row.add(name + signed(diff), diff <= 2 * 1024 * 1024);
+            (bare, http) -> {
+              ToDoubleFunction<EchoRow> heap = EchoRow::heapAfterGcBytes;
+              double diff = median(http, heap) - median(bare, heap);
+              return new Case(signed(diff), diff <= 2 * 1024 * 1024);
             }),
         cpu(r, "bare", 1.05, "Server CPU per request: HttpConnector ≤ 1.05 × bare Jetty"),
         cpu(r, "legacy", 0.85, "Server CPU per request: HttpConnector ≤ 0.85 × legacy"),
@@ -109,8 +86,7 @@ final class Targets {
             "Server CPU per request at saturation (hello): HttpConnector ≤ 1.05 × bare",
             CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit,
             true,
-            "%.1f",
-            "µs without JIT",
+            "%.1f µs without JIT",
             (h, b) -> Verdicts.atMost(h, b, 1.05)),
         latency(r),
         atPeak(
@@ -118,57 +94,78 @@ final class Targets {
             "Capacity (small responses, p99 ≤ bound): HttpConnector ≥ 0.95 × bare Jetty",
             CapacityRound::capacityRate,
             false,
-            "%.0f",
-            "req/s",
+            "%.0f req/s",
             (h, b) -> Verdicts.atLeast(h, b, 0.95)),
         atPeak(
             r,
             "Peak throughput (small responses): HttpConnector ≥ 0.95 × bare Jetty",
             CapacityRound::peakRate,
             false,
-            "%.0f",
-            "req/s",
+            "%.0f req/s",
             (h, b) -> Verdicts.atLeast(h, b, 0.95)),
-        coldStart(r),
+        row(
+            "Cold start to the first 200 (hello): HttpConnector ≤ 1.1 × bare Jetty",
+            ratio(coldStarts(r, "http"), coldStarts(r, "bare"), "%.0f ms", 1.1)),
         soak(r));
   }
 
-  /** The echo rows of one size on one peer: one per server JVM it ran in. */
-  private static List<EchoRow> echo(Results r, String ee, String peer, long size) {
-    return r.echo.stream()
-        .filter(e -> e.ee().equals(ee) && e.peer().equals(peer) && e.size() == size)
-        .toList();
+  /** A target's row: its cases' figures and the worst of their verdicts. */
+  private static TargetRow row(String target, List<Case> cases) {
+    if (cases.isEmpty()) {
+      return new TargetRow(target, "–", NOT_MEASURED);
+    }
+    List<String> figures = cases.stream().map(Case::figure).toList();
+    return new TargetRow(
+        target, String.join("; ", figures), worst(cases.stream().map(Case::verdict).toList()));
+  }
+
+  /** The verdict of several figures: missed over within noise over not measurable over met. */
+  private static String worst(List<String> verdicts) {
+    return Stream.of(MISSED, WITHIN_NOISE, NOT_MEASURABLE, NOT_MEASURED)
+        .filter(verdicts::contains)
+        .findFirst()
+        .orElse(MET);
+  }
+
+  /** The spread of {@code figure} over {@code peer}'s rows. */
+  private static <T> Spread of(
+      List<T> rows, Function<T, String> peerOf, String peer, ToDoubleFunction<T> figure) {
+    return Stats.byPeer(rows, peerOf, figure).getOrDefault(peer, Spread.NONE);
   }
 
   /** The median over a peer's server JVMs of an echo figure. */
-  static double echoMedian(List<EchoRow> rows, ToDoubleFunction<EchoRow> figure) {
+  private static double median(List<EchoRow> rows, ToDoubleFunction<EchoRow> figure) {
     return Stats.median(rows.stream().map(figure::applyAsDouble).toList());
-  }
-
-  /** A case of an echo target: HttpConnector's rows against the other peer's at one size. */
-  private interface EchoCase {
-    void judge(Row row, String name, List<EchoRow> other, List<EchoRow> http);
   }
 
   /**
    * HttpConnector against {@code other} at every echo size of every EE from {@code from} bytes on
-   * (the case's name gives the size when the target covers several).
+   * (the case's name gives the size when the target covers several); {@code judge} gets the other's
+   * rows, then HttpConnector's, one per server JVM.
    */
   private static TargetRow echo(
-      Results r, String target, String other, long from, EchoCase echoCase) {
-    Row row = new Row(target);
+      Results r,
+      String target,
+      String other,
+      long from,
+      BiFunction<List<EchoRow>, List<EchoRow>, Case> judge) {
+    List<Case> cases = new ArrayList<>();
     for (String ee : BenchOptions.EES) {
-      for (long size : sizes(r, ee)) {
-        List<EchoRow> http = echo(r, ee, "http", size);
-        List<EchoRow> base = echo(r, ee, other, size);
+      List<EchoRow> rows = r.echo.stream().filter(e -> e.ee().equals(ee)).toList();
+      for (long size : rows.stream().map(EchoRow::size).distinct().sorted().toList()) {
+        List<EchoRow> http =
+            rows.stream().filter(e -> e.size() == size && e.peer().equals("http")).toList();
+        List<EchoRow> base =
+            rows.stream().filter(e -> e.size() == size && e.peer().equals(other)).toList();
         if (size >= from && !http.isEmpty() && !base.isEmpty()) {
+          Case judged = judge.apply(base, http);
           String name =
               ee.toUpperCase(Locale.ROOT) + (from >= 30L << 20 ? "" : " " + Report.size(size));
-          echoCase.judge(row, name + ": ", base, http);
+          cases.add(new Case(name + ": " + judged.figure(), judged.verdict()));
         }
       }
     }
-    return row.done();
+    return row(target, cases);
   }
 
   /** A peer's allocation per request at one echo size: every window of every JVM it ran in. */
@@ -177,7 +174,7 @@ final class Targets {
   }
 
   /** "+1.2 KiB", and with several values the range of {@code a − b}: "(−3 B to +2 KiB)". */
-  static String differenceFigure(double difference, Spread a, Spread b) {
+  private static String differenceFigure(double difference, Spread a, Spread b) {
     String median = signed(difference);
     if (a.values().size() < 2 && b.values().size() < 2) {
       return median;
@@ -187,27 +184,20 @@ final class Targets {
 
   /** The CPU scenario's requests with the runtime's defaults, medians of the rounds. */
   private static TargetRow allocationAtFixedRate(Results r) {
-    Row row =
-        new Row(
-            "Allocation per request at a fixed rate (1 KiB in, 32 KiB out): HttpConnector within"
-                + " 1 KiB of bare Jetty");
-    Spread http = cpuFigure(r, "http", CpuRow::allocatedBytesPerRequest);
-    Spread bare = cpuFigure(r, "bare", CpuRow::allocatedBytesPerRequest);
-    if (http.known() && bare.known()) {
-      double diff = http.median() - bare.median();
-      String figure =
-          Report.fmt(
-              "%s (%s vs %s)",
-              signed(diff), Report.bytes(http.median()), Report.bytes(bare.median()));
-      row.add(figure, diff <= 1024);
-    }
-    return row.done();
-  }
-
-  /** A figure of the CPU scenario's rounds on {@code peer}: its median and spread. */
-  private static Spread cpuFigure(Results r, String peer, ToDoubleFunction<CpuRow> figure) {
-    return Stats.spread(
-        r.cpu.stream().filter(c -> c.peer().equals(peer)).map(figure::applyAsDouble).toList());
+    Spread http = of(r.cpu, CpuRow::peer, "http", CpuRow::allocatedBytesPerRequest);
+    Spread bare = of(r.cpu, CpuRow::peer, "bare", CpuRow::allocatedBytesPerRequest);
+    double diff = http.median() - bare.median();
+    return row(
+        "Allocation per request at a fixed rate (1 KiB in, 32 KiB out): HttpConnector within"
+            + " 1 KiB of bare Jetty",
+        !http.known() || !bare.known()
+            ? List.of()
+            : List.of(
+                new Case(
+                    Report.fmt(
+                        "%s (%s vs %s)",
+                        signed(diff), Report.bytes(http.median()), Report.bytes(bare.median())),
+                    diff <= 1024)));
   }
 
   /** HttpConnector's CPU per request without JIT against {@code other}'s, the gross beside. */
@@ -215,45 +205,39 @@ final class Targets {
     ToDoubleFunction<CpuRow> net = CpuRow::cpuMicrosPerRequestNetOfJit;
     ToDoubleFunction<CpuRow> gross = CpuRow::cpuMicrosPerRequest;
     String unit =
-        String.format(
-            "µs, without JIT; gross %s vs %s µs",
-            cpuFigure(r, "http", gross).format("%.0f"), cpuFigure(r, other, gross).format("%.0f"));
-    return ratio(
-        target,
-        cpuFigure(r, "http", net),
-        cpuFigure(r, other, net),
-        "%.0f",
-        unit,
-        (h, b) -> Verdicts.atMost(h, b, bound));
+        Report.fmt(
+            "%%.0f µs, without JIT; gross %s vs %s µs",
+            of(r.cpu, CpuRow::peer, "http", gross).format("%.0f"),
+            of(r.cpu, CpuRow::peer, other, gross).format("%.0f"));
+    Spread http = of(r.cpu, CpuRow::peer, "http", net);
+    return row(target, ratio(http, of(r.cpu, CpuRow::peer, other, net), unit, bound));
   }
 
-  static Spread p99Spread(Results r, String peer, long size) {
-    return Stats.spread(
-        latencyRows(r, peer, size).stream().map(l -> l.latencyMillis().p99()).toList());
+  private static Spread p99(Results r, String peer, long size) {
+    return of(sized(r, size), LatencyRow::peer, peer, l -> l.latencyMillis().p99());
   }
 
-  private static List<LatencyRow> latencyRows(Results r, String peer, long size) {
-    return r.latency.stream()
-        .filter(l -> l.peer().equals(peer) && l.responseSize() == size)
-        .toList();
+  private static List<LatencyRow> sized(Results r, long size) {
+    return r.latency.stream().filter(l -> l.responseSize() == size).toList();
   }
 
-  private static TreeSet<Long> latencySizes(Results r) {
-    return new TreeSet<>(r.latency.stream().map(LatencyRow::responseSize).toList());
+  private static List<Long> latencySizes(Results r) {
+    return r.latency.stream().map(LatencyRow::responseSize).distinct().sorted().toList();
   }
 
   private static TargetRow latency(Results r) {
-    Row row = new Row("Latency at the same rate: HttpConnector p99 ≤ 1.2 × bare Jetty p99");
+    List<Case> cases = new ArrayList<>();
     for (long size : latencySizes(r)) {
-      Spread http = p99Spread(r, "http", size);
-      Spread bare = p99Spread(r, "bare", size);
+      Spread http = p99(r, "http", size);
+      Spread bare = p99(r, "bare", size);
       if (!http.known() || !bare.known()) {
         continue;
       }
-      Spread legacy = p99Spread(r, "legacy", size);
+      Spread legacy = p99(r, "legacy", size);
       boolean measurable =
-          latencyRows(r, "http", size).stream().allMatch(l -> l.lag().measurable())
-              && latencyRows(r, "bare", size).stream().allMatch(l -> l.lag().measurable());
+          sized(r, size).stream()
+              .filter(l -> l.peer().equals("http") || l.peer().equals("bare"))
+              .allMatch(l -> l.lag().measurable());
       String figure =
           Report.fmt(
               "%s: %.2f× (%s vs %s ms%s)%s",
@@ -263,23 +247,13 @@ final class Targets {
               bare.format("%.2f"),
               legacy.known() ? "; legacy " + legacy.format("%.2f") + " ms" : "",
               measurable ? "" : ", not measurable: the generator's lag is over 10 % of p99");
-      row.add(figure, measurable ? Verdicts.atMost(http, bare, 1.2) : NOT_MEASURABLE);
+      cases.add(new Case(figure, measurable ? Verdicts.atMost(http, bare, 1.2) : NOT_MEASURABLE));
     }
-    return row.done();
-  }
-
-  /** The verdict of several figures: missed over within noise over not measurable over met. */
-  static String worst(List<String> verdicts) {
-    for (String v : List.of(MISSED, WITHIN_NOISE, NOT_MEASURABLE, NOT_MEASURED)) {
-      if (verdicts.contains(v)) {
-        return v;
-      }
-    }
-    return MET;
+    return row("Latency at the same rate: HttpConnector p99 ≤ 1.2 × bare Jetty p99", cases);
   }
 
   /** A figure of the capacity scenario's rounds on {@code peer}: its median and spread. */
-  static Spread capacityFigure(Results r, String peer, ToDoubleFunction<CapacityRound> figure) {
+  private static Spread capacity(Results r, String peer, ToDoubleFunction<CapacityRound> figure) {
     return Stats.spread(
         r.capacity.stream()
             .filter(c -> c.peer().equals(peer))
@@ -298,29 +272,21 @@ final class Targets {
       ToDoubleFunction<CapacityRound> figure,
       boolean resolvedInQuick,
       String format,
-      String unit,
       BiFunction<Spread, Spread, String> verdict) {
-    Spread h = capacityFigure(r, "http", figure);
-    Spread b = capacityFigure(r, "bare", figure);
+    Spread h = capacity(r, "http", figure);
+    Spread b = capacity(r, "bare", figure);
     if (!resolvedInQuick && quick(r) && !r.capacity.isEmpty()) {
       return new TargetRow(target, "–", NOT_RESOLVED);
     }
     if (h.known() && b.known() && !(b.median() > 0)) {
       return new TargetRow(target, "bare Jetty: none measured", NOT_MEASURED);
     }
-    return ratio(target, h, b, format, unit, verdict);
+    return row(target, ratio(h, b, format, verdict));
   }
 
   /** Whether the run is the quick profile's, which does not resolve capacity and peak. */
   static boolean quick(Results r) {
     return r.meta != null && r.meta.profile().equals("quick");
-  }
-
-  private static TargetRow coldStart(Results r) {
-    String target = "Cold start to the first 200 (hello): HttpConnector ≤ 1.1 × bare Jetty";
-    Spread h = coldStarts(r, "http");
-    return ratio(
-        target, h, coldStarts(r, "bare"), "%.0f", "ms", (x, y) -> Verdicts.atMost(x, y, 1.1));
   }
 
   private static Spread coldStarts(Results r, String peer) {
@@ -331,39 +297,43 @@ final class Targets {
         .orElse(Spread.NONE);
   }
 
-  /** HttpConnector's {@code h} against bare Jetty's {@code b}: the ratio and both spreads. */
-  private static TargetRow ratio(
-      String target,
-      Spread h,
-      Spread b,
-      String format,
-      String unit,
-      BiFunction<Spread, Spread, String> verdict) {
-    Row row = new Row(target);
-    if (h.known() && b.known()) {
-      String figure =
-          Report.fmt(
-              "%.2f× (%s vs %s %s)",
-              h.median() / b.median(), h.format(format), b.format(format), unit);
-      row.add(figure, verdict.apply(h, b));
+  /** HttpConnector's {@code h} at most {@code bound} × bare Jetty's {@code b}. */
+  private static List<Case> ratio(Spread h, Spread b, String format, double bound) {
+    return ratio(h, b, format, (x, y) -> Verdicts.atMost(x, y, bound));
+  }
+
+  /**
+   * HttpConnector's {@code h} against the other's {@code b}: the ratio and both spreads, each
+   * number written with the {@code %.Nf} of {@code format}, its unit after it.
+   */
+  private static List<Case> ratio(
+      Spread h, Spread b, String format, BiFunction<Spread, Spread, String> verdict) {
+    if (!h.known() || !b.known()) {
+      return List.of();
     }
-    return row.done();
+    String number = format.substring(0, format.indexOf(' '));
+    String figure =
+        Report.fmt(
+            "%.2f× (%s vs %s%s)",
+            h.median() / b.median(),
+            h.format(number),
+            b.format(number),
+            format.substring(number.length()));
+    return List.of(new Case(figure, verdict.apply(h, b)));
   }
 
   /** Every peer's soak met every criterion of {@link SoakScenario#shortfalls}. */
   private static TargetRow soak(Results r) {
-    Row row =
-        new Row(
-            "Soak: every request 200, no OutOfMemoryError; heap after GC, threads and descriptors"
-                + " flat (every peer)");
-    List<String> figures = new ArrayList<>();
-    boolean met = true;
+    List<Case> cases = new ArrayList<>();
     for (Results.SoakRow soak : r.soak) {
       List<String> missed = SoakScenario.shortfalls(soak);
-      met &= missed.isEmpty();
-      figures.add(soak.peer() + ": " + (missed.isEmpty() ? "flat" : String.join(", ", missed)));
+      String figure = missed.isEmpty() ? "flat" : String.join(", ", missed);
+      cases.add(new Case(soak.peer() + ": " + figure, missed.isEmpty()));
     }
-    return figures.isEmpty() ? row.done() : row.add(String.join("; ", figures), met).done();
+    return row(
+        "Soak: every request 200, no OutOfMemoryError; heap after GC, threads and descriptors"
+            + " flat (every peer)",
+        cases);
   }
 
   /**
@@ -371,64 +341,41 @@ final class Targets {
    * least work on the same app, so each is a measurement problem to look into, not a result.
    */
   static List<String> measurementProblems(Results r) {
+    // Each figure: its name, whether lower is better, and its spread on a peer.
+    List<Figure> figures = new ArrayList<>();
+    ToDoubleFunction<CpuRow> cpu = CpuRow::cpuMicrosPerRequestNetOfJit;
+    figures.add(new Figure("CPU per request", true, p -> of(r.cpu, CpuRow::peer, p, cpu)));
+    for (long size : latencySizes(r)) {
+      figures.add(new Figure("p99 latency, " + Report.size(size), true, p -> p99(r, p, size)));
+    }
+    if (!quick(r)) {
+      figures.add(new Figure("capacity", false, p -> capacity(r, p, CapacityRound::capacityRate)));
+      figures.add(
+          new Figure("peak throughput", false, p -> capacity(r, p, CapacityRound::peakRate)));
+      figures.add(
+          new Figure(
+              "CPU per request at saturation",
+              true,
+              p -> capacity(r, p, CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit)));
+    }
     List<String> problems = new ArrayList<>();
-    for (Results.PeerInfo info : r.peers) {
-      String peer = info.id();
-      if (peer.equals("bare")) {
-        continue;
-      }
-      ToDoubleFunction<CpuRow> cpu = CpuRow::cpuMicrosPerRequestNetOfJit;
-      problem(
-          problems,
-          peer,
-          "CPU per request",
-          cpuFigure(r, peer, cpu),
-          cpuFigure(r, "bare", cpu),
-          true);
-      for (long size : latencySizes(r)) {
-        String figure = "p99 latency, " + Report.size(size);
-        problem(problems, peer, figure, p99Spread(r, peer, size), p99Spread(r, "bare", size), true);
-      }
-      if (quick(r)
-          || !capacityFigure(r, peer, CapacityRound::peakRate).known()
-          || !capacityFigure(r, "bare", CapacityRound::peakRate).known()) {
-        continue;
-      }
-      List<ToDoubleFunction<CapacityRound>> figures =
-          List.of(
-              CapacityRound::capacityRate,
-              CapacityRound::peakRate,
-              CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit);
-      List<String> names = List.of("capacity", "peak throughput", "CPU per request at saturation");
-      for (int i = 0; i < 3; i++) {
-        Spread value = capacityFigure(r, peer, figures.get(i));
-        Spread bare = capacityFigure(r, "bare", figures.get(i));
-        problem(problems, peer, names.get(i), value, bare, i == 2);
+    for (Results.PeerInfo peer : r.peers) {
+      for (Figure figure : peer.id().equals("bare") ? List.<Figure>of() : figures) {
+        Spread value = figure.of().apply(peer.id());
+        Spread bare = figure.of().apply("bare");
+        if (Verdicts.beatsBeyondNoise(value, bare, figure.lowerIsBetter())) {
+          problems.add(
+              Report.fmt(
+                  "%s beats bare Jetty on %s by more than the noise (%s vs %s): a measurement"
+                      + " problem, not a result",
+                  peer.id(), figure.name(), value.format("%.1f"), bare.format("%.1f")));
+        }
       }
     }
     return problems;
   }
 
-  private static void problem(
-      List<String> problems,
-      String peer,
-      String figure,
-      Spread value,
-      Spread bare,
-      boolean lowerIsBetter) {
-    if (Verdicts.beatsBeyondNoise(value, bare, lowerIsBetter)) {
-      problems.add(
-          Report.fmt(
-              "%s beats bare Jetty on %s by more than the noise (%s vs %s): a measurement"
-                  + " problem, not a result",
-              peer, figure, value.format("%.1f"), bare.format("%.1f")));
-    }
-  }
-
-  private static List<Long> sizes(Results r, String ee) {
-    return new ArrayList<>(
-        new TreeSet<>(r.echo.stream().filter(e -> e.ee().equals(ee)).map(EchoRow::size).toList()));
-  }
+  private record Figure(String name, boolean lowerIsBetter, Function<String, Spread> of) {}
 
   private static String signed(double bytes) {
     return (bytes >= 0 ? "+" : "−") + Report.bytes(Math.abs(bytes));
