@@ -116,7 +116,7 @@ final class LoadGenerator implements AutoCloseable {
      * machine, whatever its figures.
      */
     boolean measurable() {
-      return Verdicts.measurable(lag.getValueAtPercentile(99), latency.getValueAtPercentile(99));
+      return Targets.measurable(lag.getValueAtPercentile(99), latency.getValueAtPercentile(99));
     }
   }
 

@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -86,8 +85,8 @@ final class Report {
         ToDoubleFunction<T> figure,
         UnaryOperator<Spread> reduce,
         Function<Spread, String> cell) {
-      Map<String, Spread> values = new LinkedHashMap<>();
-      Stats.byPeer(rows, peer, figure).forEach((p, s) -> values.put(p, reduce.apply(s)));
+      Map<String, Spread> values = Stats.byPeer(rows, peer, figure);
+      values.replaceAll((p, s) -> reduce.apply(s));
       list.add(new Row(name, values, cell));
       return this;
     }
@@ -188,7 +187,7 @@ final class Report {
     if (g == null) {
       return;
     }
-    if (Verdicts.mostlyUnmeasurable(g.notMeasurablePhases(), g.fixedRatePhases())) {
+    if (Targets.mostlyUnmeasurable(g.notMeasurablePhases(), g.fixedRatePhases())) {
       printf(
           "> **%d of the %d fixed-rate phases are not measurable on this machine** (generator lag"
               + " p99 over 10 %% of p99): their verdicts say so.%n%n",
@@ -244,8 +243,8 @@ final class Report {
   private static List<String> target(Results.TargetRow row) {
     String verdict =
         switch (row.verdict()) {
-          case Verdicts.MISSED -> "**MISSED**";
-          case Verdicts.WITHIN_NOISE -> "*within noise*";
+          case Targets.MISSED -> "**MISSED**";
+          case Targets.WITHIN_NOISE -> "*within noise*";
           default -> row.verdict();
         };
     return List.of(row.target(), row.figure(), verdict);
@@ -284,16 +283,11 @@ final class Report {
     ToDoubleFunction<EchoRow> held =
         e -> e.heapAtRestBytes() < 0 ? Double.NaN : e.heapAfterGcBytes() - e.heapAtRestBytes();
     table("Size", echoRows(rows, (r, size) -> r.median(size, held, Report::signedBytes)), false);
-    String allocationTitle = "Allocated per echo request, whole server (" + name + ")";
+    String title = "Allocated per echo request, whole server (" + name + ")";
     chart(
-        "echo-allocation-" + ee + ".svg",
-        allocationTitle,
-        "bytes per request",
-        allocated,
-        32,
-        Report::bytes);
-    String heapTitle = "Heap after GC inside the servlet, mid-echo (" + name + ")";
-    chart("echo-heap-" + ee + ".svg", heapTitle, "heap in use", heap, 0, Report::bytes);
+        "echo-allocation-" + ee + ".svg", title, "bytes per request", allocated, 32, Report::bytes);
+    title = "Heap after GC inside the servlet, mid-echo (" + name + ")";
+    chart("echo-heap-" + ee + ".svg", title, "heap in use", heap, 0, Report::bytes);
   }
 
   /** One row per echo size: {@code add} over the rows of that size. */
@@ -660,7 +654,7 @@ final class Report {
     double r = a.median() / b.median();
     String text = fmt(r >= 100 ? "%.0f×" : r >= 10 ? "%.1f×" : "%.2f×", r);
     boolean spreads = a.values().size() > 1 && b.values().size() > 1;
-    return spreads && Verdicts.overlap(a, b) ? "≈ " + text : text;
+    return spreads && Targets.overlap(a, b) ? "≈ " + text : text;
   }
 
   /**

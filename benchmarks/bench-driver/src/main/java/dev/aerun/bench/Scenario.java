@@ -1,27 +1,26 @@
 package dev.aerun.bench;
 
+import java.util.List;
+import java.util.Locale;
+
 /**
  * The scenarios of the built-in benchmarks (docs/BENCHMARKS.md); all but the soak run by default.
  */
 enum Scenario {
-  ECHO("echo"),
-  CPU("cpu"),
-  LATENCY("latency"),
-  CAPACITY("capacity"),
-  COLDSTART("coldstart"),
-  SOAK("soak"),
-  CALIBRATE("calibrate"),
-  H2C_PEAK("h2c-peak");
+  ECHO,
+  CPU,
+  LATENCY,
+  CAPACITY,
+  COLDSTART,
+  SOAK,
+  CALIBRATE,
+  H2C_PEAK;
 
   /** What runs unless {@code --scenarios} says otherwise: everything but the long soak. */
-  static final java.util.List<Scenario> DEFAULT =
-      java.util.List.of(ECHO, CPU, LATENCY, CAPACITY, COLDSTART);
+  static final List<Scenario> DEFAULT = List.of(ECHO, CPU, LATENCY, CAPACITY, COLDSTART);
 
-  final String id;
-
-  Scenario(String id) {
-    this.id = id;
-  }
+  /** The name {@code --scenarios} takes: {@code echo}, {@code h2c-peak}. */
+  final String id = name().toLowerCase(Locale.ROOT).replace('_', '-');
 
   static Scenario byId(String id) {
     for (Scenario scenario : values()) {
@@ -32,6 +31,7 @@ enum Scenario {
     throw new IllegalArgumentException(
         "unknown scenario '"
             + id
-            + "': expected echo, cpu, latency, capacity, coldstart, soak, calibrate or h2c-peak");
+            + "': expected echo, cpu, latency, capacity, coldstart, soak,"
+            + " calibrate or h2c-peak");
   }
 }

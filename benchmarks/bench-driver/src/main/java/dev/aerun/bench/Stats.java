@@ -48,21 +48,12 @@ final class Stats {
    * of an even count is the mean of the two middle values.
    */
   static Spread spread(List<Double> values) {
-    List<Double> sorted = new ArrayList<>();
-    for (Double v : values) {
-      if (v != null && !v.isNaN()) {
-        sorted.add(v);
-      }
-    }
-    if (sorted.isEmpty()) {
-      return Spread.NONE;
-    }
-    List<Double> taken = List.copyOf(sorted);
-    sorted.sort(null);
-    int n = sorted.size();
-    double median =
-        n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-    return new Spread(median, sorted.get(0), sorted.get(n - 1), taken);
+    List<Double> taken = values.stream().filter(v -> v != null && !v.isNaN()).toList();
+    double[] s = taken.stream().mapToDouble(v -> v).sorted().toArray();
+    int n = s.length;
+    return n == 0
+        ? Spread.NONE
+        : new Spread((s[(n - 1) / 2] + s[n / 2]) / 2, s[0], s[n - 1], taken);
   }
 
   /** The median of {@code values} (NaN if there are none). */
@@ -74,11 +65,11 @@ final class Stats {
   static <T> Map<String, Spread> byPeer(
       List<T> rows, Function<T, String> peer, ToDoubleFunction<T> figure) {
     Map<String, List<Double>> values = new LinkedHashMap<>();
-    for (T row : rows) {
-      values
-          .computeIfAbsent(peer.apply(row), k -> new ArrayList<>())
-          .add(figure.applyAsDouble(row));
-    }
+    rows.forEach(
+        r ->
+            values
+                .computeIfAbsent(peer.apply(r), k -> new ArrayList<>())
+                .add(figure.applyAsDouble(r)));
     Map<String, Spread> spreads = new LinkedHashMap<>();
     values.forEach((p, v) -> spreads.put(p, spread(v)));
     return spreads;

@@ -1,12 +1,5 @@
 package dev.aerun.bench;
 
-import static dev.aerun.bench.Verdicts.MET;
-import static dev.aerun.bench.Verdicts.MISSED;
-import static dev.aerun.bench.Verdicts.NOT_MEASURABLE;
-import static dev.aerun.bench.Verdicts.NOT_MEASURED;
-import static dev.aerun.bench.Verdicts.NOT_RESOLVED;
-import static dev.aerun.bench.Verdicts.WITHIN_NOISE;
-
 import dev.aerun.bench.Results.CapacityRound;
 import dev.aerun.bench.Results.CpuRow;
 import dev.aerun.bench.Results.EchoRow;
@@ -22,13 +15,22 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
 /**
- * The project's targets, checked against one run's figures. Timing figures come from repeated,
- * interleaved rounds and are judged on their spread ({@link Verdicts}); a target whose figures the
- * run did not measure says so; none is ever turned into a test.
+ * The project's targets, checked against one run's figures; none is ever turned into a test. Timing
+ * figures come from repeated, interleaved rounds and are judged on their spread: a target is met
+ * only if it holds across the whole spread (the worst of one peer against the best of the other),
+ * missed only if it fails across the whole spread; in between, the spread covers the difference and
+ * the verdict is "within noise". A target whose figures the run did not measure says so.
  */
 final class Targets {
   /** The largest allocation per request HttpConnector may add to bare Jetty's at an echo size. */
   static final double ECHO_ALLOCATION_BOUND = 4096;
+
+  static final String MET = "met";
+  static final String MISSED = "missed";
+  static final String WITHIN_NOISE = "within noise";
+  static final String NOT_MEASURED = "not measured";
+  static final String NOT_MEASURABLE = "not measurable on this machine";
+  static final String NOT_RESOLVED = "not resolved in the quick profile";
 
   private Targets() {}
 
@@ -55,7 +57,7 @@ final class Targets {
               double difference = median(http, allocated) - median(bare, allocated);
               return new Case(
                   differenceFigure(difference, h, b),
-                  Verdicts.differenceAtMost(h, b, ECHO_ALLOCATION_BOUND));
+                  differenceAtMost(h, b, ECHO_ALLOCATION_BOUND));
             }),
         allocationAtFixedRate(r),
         echo(
@@ -87,7 +89,7 @@ final class Targets {
             CapacityRound::serverCpuMicrosPerRequestAtPeakNetOfJit,
             true,
             "%.1f µs without JIT",
-            (h, b) -> Verdicts.atMost(h, b, 1.05)),
+            (h, b) -> atMost(h, b, 1.05)),
         latency(r),
         atPeak(
             r,
@@ -95,14 +97,14 @@ final class Targets {
             CapacityRound::capacityRate,
             false,
             "%.0f req/s",
-            (h, b) -> Verdicts.atLeast(h, b, 0.95)),
+            (h, b) -> atLeast(h, b, 0.95)),
         atPeak(
             r,
             "Peak throughput (small responses): HttpConnector ≥ 0.95 × bare Jetty",
             CapacityRound::peakRate,
             false,
             "%.0f req/s",
-            (h, b) -> Verdicts.atLeast(h, b, 0.95)),
+            (h, b) -> atLeast(h, b, 0.95)),
         row(
             "Cold start to the first 200 (hello): HttpConnector ≤ 1.1 × bare Jetty",
             ratio(coldStarts(r, "http"), coldStarts(r, "bare"), "%.0f ms", 1.1)),
@@ -247,7 +249,7 @@ final class Targets {
               bare.format("%.2f"),
               legacy.known() ? "; legacy " + legacy.format("%.2f") + " ms" : "",
               measurable ? "" : ", not measurable: the generator's lag is over 10 % of p99");
-      cases.add(new Case(figure, measurable ? Verdicts.atMost(http, bare, 1.2) : NOT_MEASURABLE));
+      cases.add(new Case(figure, measurable ? atMost(http, bare, 1.2) : NOT_MEASURABLE));
     }
     return row("Latency at the same rate: HttpConnector p99 ≤ 1.2 × bare Jetty p99", cases);
   }
@@ -299,7 +301,7 @@ final class Targets {
 
   /** HttpConnector's {@code h} at most {@code bound} × bare Jetty's {@code b}. */
   private static List<Case> ratio(Spread h, Spread b, String format, double bound) {
-    return ratio(h, b, format, (x, y) -> Verdicts.atMost(x, y, bound));
+    return ratio(h, b, format, (x, y) -> atMost(x, y, bound));
   }
 
   /**
@@ -363,7 +365,7 @@ final class Targets {
       for (Figure figure : peer.id().equals("bare") ? List.<Figure>of() : figures) {
         Spread value = figure.of().apply(peer.id());
         Spread bare = figure.of().apply("bare");
-        if (Verdicts.beatsBeyondNoise(value, bare, figure.lowerIsBetter())) {
+        if (beatsBeyondNoise(value, bare, figure.lowerIsBetter())) {
           problems.add(
               Report.fmt(
                   "%s beats bare Jetty on %s by more than the noise (%s vs %s): a measurement"
@@ -379,5 +381,59 @@ final class Targets {
 
   private static String signed(double bytes) {
     return (bytes >= 0 ? "+" : "−") + Report.bytes(Math.abs(bytes));
+  }
+
+  // ---- Verdicts on spreads -------------------------------------------------------------------
+
+  /** {@code a ≤ factor × b}, for figures where lower is better (CPU, latency, start time). */
+  static String atMost(Spread a, Spread b, double factor) {
+    return judge(a, b, a.max() <= factor * b.min(), a.min() > factor * b.max());
+  }
+
+  /** {@code a ≥ factor × b}, for figures where higher is better (throughput, capacity). */
+  static String atLeast(Spread a, Spread b, double factor) {
+    return judge(a, b, a.min() >= factor * b.max(), a.max() < factor * b.min());
+  }
+
+  /**
+   * {@code a − b ≤ bound}, for differences where lower is better (bytes allocated per request): met
+   * when it holds for the worst pair of the spreads, missed when it fails for the best.
+   */
+  static String differenceAtMost(Spread a, Spread b, double bound) {
+    return judge(a, b, a.max() - b.min() <= bound, a.min() - b.max() > bound);
+  }
+
+  /** Met if it holds across the whole spread, missed if it fails across it, else within noise. */
+  private static String judge(Spread a, Spread b, boolean holdsForWorst, boolean failsForBest) {
+    boolean known = a.known() && b.known();
+    return !known ? NOT_MEASURED : holdsForWorst ? MET : failsForBest ? MISSED : WITHIN_NOISE;
+  }
+
+  /** Whether the two spreads overlap: their difference is within noise. */
+  static boolean overlap(Spread a, Spread b) {
+    return a.known() && b.known() && a.min() <= b.max() && b.min() <= a.max();
+  }
+
+  /**
+   * Whether {@code peer} beats bare Jetty by more than the noise: every measurement of the peer
+   * better than every one of bare Jetty's. Bare Jetty does the least work of all peers on the same
+   * app, so such a result points at the measurement, not at the peer.
+   */
+  static boolean beatsBeyondNoise(Spread peer, Spread bare, boolean lowerIsBetter) {
+    // Not measured (NaN) compares false.
+    return lowerIsBetter ? peer.max() < bare.min() : peer.min() > bare.max();
+  }
+
+  /**
+   * Whether a fixed-rate phase measured the server rather than the load generator: the generator's
+   * p99 schedule lag is at most a tenth of the p99 latency it reports.
+   */
+  static boolean measurable(double lagP99, double latencyP99) {
+    return lagP99 <= 0.10 * latencyP99;
+  }
+
+  /** Whether more than a third of {@code phases} fixed-rate phases are not measurable. */
+  static boolean mostlyUnmeasurable(int unmeasurable, int phases) {
+    return phases > 0 && unmeasurable * 3 > phases;
   }
 }

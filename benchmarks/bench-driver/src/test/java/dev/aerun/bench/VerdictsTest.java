@@ -30,41 +30,41 @@ class VerdictsTest {
   @Test
   void atMost_metOnlyAcrossTheWholeSpread() {
     // CPU: HttpConnector ≤ 1.05 × bare.
-    assertEquals(Verdicts.MET, Verdicts.atMost(of(18, 19, 20), of(20, 21, 22), 1.05));
-    assertEquals(Verdicts.MISSED, Verdicts.atMost(of(30, 31, 32), of(20, 21, 22), 1.05));
+    assertEquals(Targets.MET, Targets.atMost(of(18, 19, 20), of(20, 21, 22), 1.05));
+    assertEquals(Targets.MISSED, Targets.atMost(of(30, 31, 32), of(20, 21, 22), 1.05));
     // The medians say missed (1.14×), but the spreads overlap across the bound.
-    assertEquals(Verdicts.WITHIN_NOISE, Verdicts.atMost(of(19, 24, 26), of(20, 21, 25), 1.05));
+    assertEquals(Targets.WITHIN_NOISE, Targets.atMost(of(19, 24, 26), of(20, 21, 25), 1.05));
     // The medians say met, but one round of HttpConnector is above every bound of bare's.
-    assertEquals(Verdicts.WITHIN_NOISE, Verdicts.atMost(of(18, 19, 40), of(20, 21, 22), 1.05));
-    assertEquals(Verdicts.NOT_MEASURED, Verdicts.atMost(of(), of(20), 1.05));
+    assertEquals(Targets.WITHIN_NOISE, Targets.atMost(of(18, 19, 40), of(20, 21, 22), 1.05));
+    assertEquals(Targets.NOT_MEASURED, Targets.atMost(of(), of(20), 1.05));
   }
 
   @Test
   void atLeast_forThroughput() {
-    assertEquals(Verdicts.MET, Verdicts.atLeast(of(100, 101, 102), of(99, 100, 100), 0.95));
-    assertEquals(Verdicts.MISSED, Verdicts.atLeast(of(60, 61, 62), of(99, 100, 100), 0.95));
-    assertEquals(Verdicts.WITHIN_NOISE, Verdicts.atLeast(of(80, 95, 110), of(90, 100, 105), 0.95));
+    assertEquals(Targets.MET, Targets.atLeast(of(100, 101, 102), of(99, 100, 100), 0.95));
+    assertEquals(Targets.MISSED, Targets.atLeast(of(60, 61, 62), of(99, 100, 100), 0.95));
+    assertEquals(Targets.WITHIN_NOISE, Targets.atLeast(of(80, 95, 110), of(90, 100, 105), 0.95));
   }
 
   @Test
   void beatingBareJettyBeyondTheNoise_isAMeasurementProblem() {
     // Capacity (higher is better): every legacy round above every bare round.
-    assertTrue(Verdicts.beatsBeyondNoise(of(5400, 5500), of(2900, 3000), false));
-    assertFalse(Verdicts.beatsBeyondNoise(of(2950, 3100), of(2900, 3000), false));
+    assertTrue(Targets.beatsBeyondNoise(of(5400, 5500), of(2900, 3000), false));
+    assertFalse(Targets.beatsBeyondNoise(of(2950, 3100), of(2900, 3000), false));
     // p99 (lower is better).
-    assertTrue(Verdicts.beatsBeyondNoise(of(1.6, 1.7), of(5.3, 6.0), true));
-    assertFalse(Verdicts.beatsBeyondNoise(of(1.6, 5.5), of(5.3, 6.0), true));
-    assertTrue(Verdicts.overlap(of(1, 3), of(2, 4)));
-    assertFalse(Verdicts.overlap(of(1, 2), of(3, 4)));
+    assertTrue(Targets.beatsBeyondNoise(of(1.6, 1.7), of(5.3, 6.0), true));
+    assertFalse(Targets.beatsBeyondNoise(of(1.6, 5.5), of(5.3, 6.0), true));
+    assertTrue(Targets.overlap(of(1, 3), of(2, 4)));
+    assertFalse(Targets.overlap(of(1, 2), of(3, 4)));
   }
 
   @Test
   void lag_aPhaseIsMeasurableWhenTheGeneratorsLagIsATenthOfItsP99OrLess() {
-    assertTrue(Verdicts.measurable(100, 1000));
-    assertFalse(Verdicts.measurable(101, 1000));
-    assertFalse(Verdicts.mostlyUnmeasurable(1, 3));
-    assertTrue(Verdicts.mostlyUnmeasurable(2, 5));
-    assertFalse(Verdicts.mostlyUnmeasurable(0, 0));
+    assertTrue(Targets.measurable(100, 1000));
+    assertFalse(Targets.measurable(101, 1000));
+    assertFalse(Targets.mostlyUnmeasurable(1, 3));
+    assertTrue(Targets.mostlyUnmeasurable(2, 5));
+    assertFalse(Targets.mostlyUnmeasurable(0, 0));
   }
 
   @Test
