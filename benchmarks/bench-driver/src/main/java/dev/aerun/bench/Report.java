@@ -293,20 +293,12 @@ final class Report {
   /** One row per echo size: {@code add} over the rows of that size. */
   private List<Row> echoRows(
       List<EchoRow> rows, BiFunction<Rows<EchoRow>, String, Rows<EchoRow>> add) {
-    return rows.stream()
-        .map(EchoRow::size)
-        .distinct()
-        .sorted()
-        .flatMap(
-            size ->
-                add
-                    .apply(
-                        new Rows<>(
-                            rows.stream().filter(r -> r.size() == size).toList(), EchoRow::peer),
-                        size(size))
-                    .list
-                    .stream())
-        .toList();
+    List<Row> list = new ArrayList<>();
+    for (long size : rows.stream().map(EchoRow::size).distinct().sorted().toList()) {
+      List<EchoRow> sized = rows.stream().filter(r -> r.size() == size).toList();
+      list.addAll(add.apply(new Rows<>(sized, EchoRow::peer), size(size)).list);
+    }
+    return list;
   }
 
   private void cpu() throws IOException {

@@ -172,10 +172,7 @@ final class Results {
       double stealPercent,
       int attempts) {}
 
-  /**
-   * One round of the capacity scenario on one peer: the closed-loop peak, then the search down from
-   * it.
-   */
+  /** One capacity round of one peer: the closed-loop peak, then the search down from it. */
   record CapacityRound(
       int round,
       double peakRate,

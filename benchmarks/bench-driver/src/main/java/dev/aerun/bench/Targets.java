@@ -22,9 +22,6 @@ import java.util.stream.Stream;
  * the verdict is "within noise". A target whose figures the run did not measure says so.
  */
 final class Targets {
-  /** The largest allocation per request HttpConnector may add to bare Jetty's at an echo size. */
-  static final double ECHO_ALLOCATION_BOUND = 4096;
-
   static final String MET = "met";
   static final String MISSED = "missed";
   static final String WITHIN_NOISE = "within noise";
@@ -55,9 +52,7 @@ final class Targets {
               Spread h = windows(http);
               Spread b = windows(bare);
               double difference = median(http, allocated) - median(bare, allocated);
-              return new Case(
-                  differenceFigure(difference, h, b),
-                  differenceAtMost(h, b, ECHO_ALLOCATION_BOUND));
+              return new Case(differenceFigure(difference, h, b), differenceAtMost(h, b, 4096));
             }),
         allocationAtFixedRate(r),
         echo(
@@ -189,17 +184,14 @@ final class Targets {
     Spread http = of(r.cpu, CpuRow::peer, "http", CpuRow::allocatedBytesPerRequest);
     Spread bare = of(r.cpu, CpuRow::peer, "bare", CpuRow::allocatedBytesPerRequest);
     double diff = http.median() - bare.median();
+    String figure =
+        Report.fmt(
+            "%s (%s vs %s)",
+            signed(diff), Report.bytes(http.median()), Report.bytes(bare.median()));
     return row(
         "Allocation per request at a fixed rate (1 KiB in, 32 KiB out): HttpConnector within"
             + " 1 KiB of bare Jetty",
-        !http.known() || !bare.known()
-            ? List.of()
-            : List.of(
-                new Case(
-                    Report.fmt(
-                        "%s (%s vs %s)",
-                        signed(diff), Report.bytes(http.median()), Report.bytes(bare.median())),
-                    diff <= 1024)));
+        http.known() && bare.known() ? List.of(new Case(figure, diff <= 1024)) : List.of());
   }
 
   /** HttpConnector's CPU per request without JIT against {@code other}'s, the gross beside. */
