@@ -44,9 +44,10 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * response then closes the connection, since the rest of the body was never read. Both bounds work
  * on the request's reads, whatever carries them (HTTP/1.1 or an HTTP/2 stream).
  *
- * <p>Requests without a body pass through untouched. With one, the cost is a wrapper and its
- * callback; the timers (one for each bound) are only scheduled once the reader has to wait for the
- * client ({@link Request#demand}), and cancelled when the last chunk arrives or the request
+ * <p>Requests without a body pass through untouched. With one, the cost is one object, the
+ * request's wrapper, which is also its callback. What watching a waiting reader takes (the timers,
+ * one for each bound, and their state) is only made once the reader has to wait for the client
+ * ({@link Request#demand}); the timers are cancelled when the last chunk arrives or the request
  * completes. A body that is already there when the app reads it (most small bodies) never needs a
  * timer: its reads check the total bound themselves. Never blocks.
  */
@@ -61,6 +62,19 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
 
   /** How often a rate check looks again while the reader is busy elsewhere. */
   private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+  /** A watch's pending demand, taken once by whoever comes first (Jetty's call or a failure). */
+  private static final VarHandle PENDING_DEMAND;
+
+  static {
+    try {
+      PENDING_DEMAND =
+          MethodHandles.lookup()
+              .findVarHandle(WatchedRequest.Watch.class, "pendingDemand", Runnable.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /**
    * The minimum average rate of a request body.
@@ -116,24 +130,10 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
     if ((timeoutNanos == 0 && !minRate.enabled()) || !mayHaveBody(request)) {
       return super.handle(request, response, callback);
     }
-    WatchedRequest watched = new WatchedRequest(request, timeoutNanos, minRate);
-    Callback done =
-        new Callback.Nested(callback) {
-          @Override
-          public void succeeded() {
-            watched.cancel();
-            super.succeeded();
-          }
-
-          @Override
-          public void failed(Throwable failure) {
-            watched.cancel();
-            super.failed(failure);
-          }
-        };
+    WatchedRequest watched = new WatchedRequest(request, callback);
     boolean handled = false;
     try {
-      handled = super.handle(watched, response, done);
+      handled = super.handle(watched, response, watched);
       return handled;
     } finally {
       if (!handled) {
@@ -161,84 +161,65 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
         && !HeadersOnlyStreams.endedWithHeaders(request);
   }
 
-  /** A request whose body reads fail once a bound passes. */
-  private static final class WatchedRequest extends Request.Wrapper {
-    private static final VarHandle PENDING_DEMAND;
-
-    static {
-      try {
-        PENDING_DEMAND =
-            MethodHandles.lookup()
-                .findVarHandle(WatchedRequest.class, "pendingDemand", Runnable.class);
-      } catch (ReflectiveOperationException e) {
-        throw new ExceptionInInitializerError(e);
-      }
-    }
-
+  /**
+   * A request whose body reads fail once a bound passes; also its callback, which stops the watch
+   * when the request completes (one object per request, not two). What watching a reader that waits
+   * for the client takes is in its {@link Watch}, made on the first wait.
+   */
+  private final class WatchedRequest extends Request.Wrapper implements Callback {
+    private final Callback callback;
     private final long startNanos = System.nanoTime();
-    private final long timeoutNanos;
-    private final MinRate minRate;
-
-    /** The reader's demand while it waits for the client; read and cleared through the handle. */
-    @SuppressWarnings("unused")
-    private volatile Runnable pendingDemand;
-
-    // The reader's own (demands and reads of one request do not overlap).
-    private boolean totalArmed;
-    private boolean rateArmed;
-    private Relay relay;
 
     private volatile long received;
     private volatile long firstByteNanos;
     private volatile boolean ended;
-    private volatile BadMessageException expired;
-    private volatile Scheduler.Task timer;
-    private volatile Scheduler.Task rateTimer;
 
-    WatchedRequest(Request wrapped, long timeoutNanos, MinRate minRate) {
+    /** Made by the reader when it first waits for the client, or when its read finds it late. */
+    private volatile Watch watch;
+
+    WatchedRequest(Request wrapped, Callback callback) {
       super(wrapped);
-      this.timeoutNanos = timeoutNanos;
-      this.minRate = minRate;
+      this.callback = callback;
     }
 
-    private void scheduleTotal(long delayNanos) {
-      timer = schedule(this::checkTotal, delayNanos);
+    @Override
+    public void succeeded() {
+      cancel();
+      callback.succeeded();
     }
 
-    private void scheduleRate(long delayNanos) {
-      rateTimer = schedule(this::checkRate, delayNanos);
+    @Override
+    public void failed(Throwable failure) {
+      cancel();
+      callback.failed(failure);
     }
 
-    private Scheduler.Task schedule(Runnable check, long delayNanos) {
-      return getComponents().getScheduler().schedule(check, delayNanos, TimeUnit.NANOSECONDS);
+    @Override
+    public InvocationType getInvocationType() {
+      return callback.getInvocationType();
     }
 
     void cancel() {
       ended = true;
-      cancel(timer);
-      cancel(rateTimer);
+      Watch watch = this.watch;
+      if (watch != null) {
+        watch.cancelTimers();
+      }
     }
 
-    private Runnable takePendingDemand() {
-      return (Runnable) PENDING_DEMAND.getAndSet(this, null);
+    /** The watch, made now if need be; only the reader calls this. */
+    private Watch watch() {
+      Watch watch = this.watch;
+      if (watch == null) {
+        watch = this.watch = new Watch();
+      }
+      return watch;
     }
 
-    /**
-     * Before the reader waits for the client: schedules the timers not yet scheduled, the total's
-     * now (it fails the body at once if already past), the rate's once the body's first byte came.
-     */
-    private void armTimers() {
-      if (!totalArmed && timeoutNanos > 0) {
-        totalArmed = true;
-        checkTotal();
-      }
-      if (!rateArmed && minRate.enabled() && firstByteNanos != 0) {
-        rateArmed = true;
-        scheduleRate(Math.max(0, rateDueNanos(System.nanoTime())));
-      }
-      if (ended) {
-        cancel(); // completed meanwhile: nothing left to watch
-      }
+    /** The failure of a bound that passed, or null. */
+    private BadMessageException expired() {
+      Watch watch = this.watch;
+      return watch == null ? null : watch.expired;
     }
 
     /** The total time the body may take, extended by the bytes that arrived so far. */
@@ -256,92 +237,20 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
       return sufficeNanos - sinceFirst;
     }
 
-    private static void cancel(Scheduler.Task task) {
-      if (task != null) {
-        task.cancel();
-      }
-    }
-
-    /**
-     * On the scheduler's thread (or the reader's, when it arms the timers): cut the body off, or
-     * look again when it may be due.
-     */
-    private void checkTotal() {
-      if (ended || expired != null) {
-        return;
-      }
-      long allowed = allowedNanos();
-      long elapsed = System.nanoTime() - startNanos;
-      if (elapsed < allowed) {
-        scheduleTotal(allowed - elapsed);
-        return;
-      }
-      expire(elapsed, "the time allowed passed");
-    }
-
-    /**
-     * On the scheduler's thread: cut the body off if the reader waits and the average since the
-     * first byte is below the minimum, or look again when it may be.
-     */
-    private void checkRate() {
-      if (ended || expired != null) {
-        return;
-      }
-      long now = System.nanoTime();
-      long due = rateDueNanos(now);
-      if (due > 0) {
-        scheduleRate(due);
-        return;
-      }
-      if (pendingDemand == null) {
-        scheduleRate(RECHECK_NANOS); // the reader is not waiting for the client just now
-        return;
-      }
-      expire(
-          now - startNanos, "below " + minRate.bytesPerSecond() + " bytes/s since its first byte");
-    }
-
-    private void expire(long elapsedNanos, String why) {
-      log.warning(
-          String.format(
-              "request body too slow: %s %s delivered %d bytes in %d ms, %s; answered 408",
-              getMethod(),
-              getHttpURI().getPath(),
-              received,
-              TimeUnit.NANOSECONDS.toMillis(elapsedNanos),
-              why));
-      expired =
-          new BadMessageException(HttpStatus.REQUEST_TIMEOUT_408, "Request body too slow: " + why);
-      cancel(timer);
-      cancel(rateTimer);
-      wakeReader();
-    }
-
-    /** Runs the reader's pending demand, if any, so that its next read meets the failure. */
-    private void wakeReader() {
-      Runnable demand = takePendingDemand();
-      if (demand == null) {
-        return;
-      }
-      try {
-        getComponents().getExecutor().execute(demand);
-      } catch (RejectedExecutionException stopping) {
-        demand.run();
-      }
-    }
-
     @Override
     public Content.Chunk read() {
-      BadMessageException failure = expired;
+      BadMessageException failure = expired();
       if (failure != null) {
         return Content.Chunk.from(failure, true);
       }
-      if (!totalArmed && timeoutNanos > 0 && !ended) {
+      Watch watch = this.watch;
+      if ((watch == null || !watch.totalArmed) && timeoutNanos > 0 && !ended) {
         // No timer watches the total yet: the read itself sees whether it passed.
         long elapsed = System.nanoTime() - startNanos;
         if (elapsed >= allowedNanos()) {
-          expire(elapsed, "the time allowed passed");
-          return Content.Chunk.from(expired, true);
+          watch = watch();
+          watch.expire(elapsed, "the time allowed passed");
+          return Content.Chunk.from(watch.expired, true);
         }
       }
       Content.Chunk chunk = super.read();
@@ -362,34 +271,53 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
 
     @Override
     public void demand(Runnable demandCallback) {
-      if (expired != null) {
+      Watch watch = watch();
+      if (watch.expired != null) {
         wakeLater(demandCallback);
         return;
       }
-      pendingDemand = demandCallback;
-      armTimers();
-      if (expired != null) {
-        wakeReader(); // the total had already passed
+      watch.pendingDemand = demandCallback;
+      watch.armTimers();
+      if (watch.expired != null) {
+        watch.wakeReader(); // the total had already passed
         return;
       }
-      Relay relay = this.relay;
-      if (relay == null) {
-        relay = this.relay = new Relay();
-      }
       // Keeps the reader's invocation type, so Jetty runs it where it would have.
-      relay.type = Invocable.getInvocationType(demandCallback);
-      super.demand(relay);
-      if (expired != null) {
-        wakeReader(); // the deadline passed while the demand was being registered
+      watch.type = Invocable.getInvocationType(demandCallback);
+      super.demand(watch);
+      if (watch.expired != null) {
+        watch.wakeReader(); // the deadline passed while the demand was being registered
+      }
+    }
+
+    private void wakeLater(Runnable demandCallback) {
+      try {
+        getComponents().getExecutor().execute(demandCallback);
+      } catch (RejectedExecutionException stopping) {
+        demandCallback.run();
       }
     }
 
     /**
-     * Hands Jetty's call back to the reader's pending demand, unless a bound's failure took it
-     * first. One per request, reused by its demands (they do not overlap).
+     * The watch over a reader that waits for the client: its pending demand, the timers and the
+     * failure once a bound passed. It is also what Jetty calls back when the body can be read,
+     * handing the call to the reader's pending demand unless a bound's failure took it first. One
+     * per request, reused by its demands (they do not overlap).
      */
-    private final class Relay implements Invocable.Task {
+    private final class Watch implements Invocable.Task {
+      /** The reader's demand while it waits for the client; read and cleared through the handle. */
+      @SuppressWarnings("unused")
+      private volatile Runnable pendingDemand;
+
       private volatile InvocationType type;
+
+      // The reader's own.
+      private boolean totalArmed;
+      private boolean rateArmed;
+
+      private volatile BadMessageException expired;
+      private volatile Scheduler.Task timer;
+      private volatile Scheduler.Task rateTimer;
 
       @Override
       public void run() {
@@ -403,14 +331,116 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
       public InvocationType getInvocationType() {
         return type;
       }
-    }
 
-    private void wakeLater(Runnable demandCallback) {
-      try {
-        getComponents().getExecutor().execute(demandCallback);
-      } catch (RejectedExecutionException stopping) {
-        demandCallback.run();
+      private Runnable takePendingDemand() {
+        return (Runnable) PENDING_DEMAND.getAndSet(this, null);
       }
+
+      private void scheduleTotal(long delayNanos) {
+        timer = schedule(this::checkTotal, delayNanos);
+      }
+
+      private void scheduleRate(long delayNanos) {
+        rateTimer = schedule(this::checkRate, delayNanos);
+      }
+
+      private Scheduler.Task schedule(Runnable check, long delayNanos) {
+        return getComponents().getScheduler().schedule(check, delayNanos, TimeUnit.NANOSECONDS);
+      }
+
+      void cancelTimers() {
+        cancelTask(timer);
+        cancelTask(rateTimer);
+      }
+
+      /**
+       * Before the reader waits for the client: schedules the timers not yet scheduled, the total's
+       * now (it fails the body at once if already past), the rate's once the body's first byte
+       * came.
+       */
+      private void armTimers() {
+        if (!totalArmed && timeoutNanos > 0) {
+          totalArmed = true;
+          checkTotal();
+        }
+        if (!rateArmed && minRate.enabled() && firstByteNanos != 0) {
+          rateArmed = true;
+          scheduleRate(Math.max(0, rateDueNanos(System.nanoTime())));
+        }
+        if (ended) {
+          cancelTimers(); // completed meanwhile: nothing left to watch
+        }
+      }
+
+      /**
+       * On the scheduler's thread (or the reader's, when it arms the timers): cut the body off, or
+       * look again when it may be due.
+       */
+      private void checkTotal() {
+        if (ended || expired != null) {
+          return;
+        }
+        long allowed = allowedNanos();
+        long elapsed = System.nanoTime() - startNanos;
+        if (elapsed < allowed) {
+          scheduleTotal(allowed - elapsed);
+          return;
+        }
+        expire(elapsed, "the time allowed passed");
+      }
+
+      /**
+       * On the scheduler's thread: cut the body off if the reader waits and the average since the
+       * first byte is below the minimum, or look again when it may be.
+       */
+      private void checkRate() {
+        if (ended || expired != null) {
+          return;
+        }
+        long now = System.nanoTime();
+        long due = rateDueNanos(now);
+        if (due > 0) {
+          scheduleRate(due);
+          return;
+        }
+        if (pendingDemand == null) {
+          scheduleRate(RECHECK_NANOS); // the reader is not waiting for the client just now
+          return;
+        }
+        expire(
+            now - startNanos,
+            "below " + minRate.bytesPerSecond() + " bytes/s since its first byte");
+      }
+
+      private void expire(long elapsedNanos, String why) {
+        log.warning(
+            String.format(
+                "request body too slow: %s %s delivered %d bytes in %d ms, %s; answered 408",
+                getMethod(),
+                getHttpURI().getPath(),
+                received,
+                TimeUnit.NANOSECONDS.toMillis(elapsedNanos),
+                why));
+        expired =
+            new BadMessageException(
+                HttpStatus.REQUEST_TIMEOUT_408, "Request body too slow: " + why);
+        cancelTimers();
+        wakeReader();
+      }
+
+      /** Runs the reader's pending demand, if any, so that its next read meets the failure. */
+      private void wakeReader() {
+        Runnable demand = takePendingDemand();
+        if (demand != null) {
+          wakeLater(demand);
+        }
+      }
+    }
+  }
+
+  private static void cancelTask(Scheduler.Task task) {
+    if (task != null) {
+      task.cancel();
     }
   }
 }
