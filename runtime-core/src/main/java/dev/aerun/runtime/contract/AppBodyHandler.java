@@ -67,7 +67,7 @@ public final class AppBodyHandler extends Handler.Wrapper {
         requestLimit >= 0 && length < 0 && BodyTimeoutHandler.mayHaveBody(request)
             ? new LimitedRequest(request, requestLimit)
             : request;
-    return super.handle(appRequest, new AppResponse(appRequest, response, responseLimit), callback);
+    return super.handle(appRequest, new AppResponse(appRequest, response), callback);
   }
 
   /** A request body of unknown length whose reads fail with 413 once they pass the limit. */
@@ -103,17 +103,18 @@ public final class AppBodyHandler extends Handler.Wrapper {
     }
   }
 
-  /** The app's response: its headers checked as they are set, its body bytes counted. */
-  private static final class AppResponse extends Response.Wrapper {
-    private final long limit;
+  /**
+   * The app's response: its headers checked as they are set, its body bytes counted. Its limit is
+   * the handler's ({@link #responseLimit}), not a copy: one field less per request.
+   */
+  private final class AppResponse extends Response.Wrapper {
     private final HttpFields.Mutable headers;
     private long written;
     private HttpException.RuntimeException tooLarge;
 
-    AppResponse(Request request, Response wrapped, long limit) {
+    AppResponse(Request request, Response wrapped) {
       super(request, wrapped);
-      this.limit = limit;
-      this.headers = new AppHeaders(wrapped.getHeaders(), limit);
+      this.headers = new AppHeaders(wrapped.getHeaders(), responseLimit);
     }
 
     @Override
@@ -127,12 +128,15 @@ public final class AppBodyHandler extends Handler.Wrapper {
         callback.failed(tooLarge);
         return;
       }
-      if (limit >= 0 && content != null && content.hasRemaining()) {
-        if (written + content.remaining() > limit) {
+      if (responseLimit >= 0 && content != null && content.hasRemaining()) {
+        if (written + content.remaining() > responseLimit) {
           tooLarge =
               new HttpException.RuntimeException(
                   HttpStatus.INTERNAL_SERVER_ERROR_500,
-                  "Response body is too large: " + (written + content.remaining()) + ">" + limit);
+                  "Response body is too large: "
+                      + (written + content.remaining())
+                      + ">"
+                      + responseLimit);
           callback.failed(tooLarge);
           return;
         }

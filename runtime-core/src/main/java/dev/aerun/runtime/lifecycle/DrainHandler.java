@@ -67,7 +67,7 @@ public final class DrainHandler extends Handler.Wrapper {
       // Served, but the client should not send more on this connection.
       response.getHeaders().put(HttpHeader.CONNECTION, "close");
     }
-    InFlight entry = new InFlight(request, response, callback);
+    InFlight entry = new InFlight(response, callback);
     synchronized (lock) {
       entry.next = head;
       if (head != null) {
@@ -115,18 +115,19 @@ public final class DrainHandler extends Handler.Wrapper {
     }
   }
 
-  /** A request in flight: its callback, which takes it off the set once the response completed. */
+  /**
+   * A request in flight: its callback, which takes it off the list once the response completed. The
+   * request is its response's ({@link Response#getRequest()}): one field less per request.
+   */
   private final class InFlight extends Callback.Nested {
-    final Request request;
     final Response response;
 
     // Guarded by DrainHandler.this.lock.
     private InFlight previous;
     private InFlight next;
 
-    InFlight(Request request, Response response, Callback callback) {
+    InFlight(Response response, Callback callback) {
       super(callback);
-      this.request = request;
       this.response = response;
     }
 
@@ -181,8 +182,8 @@ public final class DrainHandler extends Handler.Wrapper {
       }
     }
     for (InFlight entry : left) {
-      Request request = entry.request;
       Response response = entry.response;
+      Request request = response.getRequest();
       // The server stops next and closes the connection: the client keeps what it was sent.
       request.setAttribute(
           CUT_OFF_ATTRIBUTE,
