@@ -27,6 +27,9 @@ import java.util.regex.Pattern;
  */
 final class Bench {
   private static final Pattern JETTY_VERSION = Pattern.compile("on (?:bare )?Jetty (\\S+)");
+  private static final List<String> TIMED =
+      List.of("cpu", "latency", "capacity", "calibrate", "h2c-peak");
+  private static final long[] LATENCY_SIZES = {5 * 1024, 1024 * 1024};
 
   /** One start to the first 200: its time, the RSS then, and the steal over it. */
   private record Start(double millis, long rssBytes, double stealPercent) {}
@@ -78,9 +81,7 @@ final class Bench {
             + options.peers().stream().map(p -> p.id).toList()
             + ", results in "
             + options.out());
-    try (LoadGenerator client = new LoadGenerator()) {
-      bench.measureAll(client);
-    }
+    bench.measureAll(new LoadGenerator());
     double others = cpuBefore.othersPercentUntil(Steal.Sample.now());
     bench.results.meta =
         bench.meta(startedAt, (System.nanoTime() - start) / 1e9, commandLine, loadBefore, others);
@@ -100,11 +101,7 @@ final class Bench {
 
   /** Whether a scenario that runs in rounds, the peers interleaved, is on. */
   private boolean timing() {
-    return options.runs(Scenario.CPU)
-        || options.runs(Scenario.LATENCY)
-        || options.runs(Scenario.CAPACITY)
-        || options.runs(Scenario.CALIBRATE)
-        || options.runs(Scenario.H2C_PEAK);
+    return options.scenarios().stream().anyMatch(s -> TIMED.contains(s.id));
   }
 
   private void measureAll(LoadGenerator client) throws Exception {
@@ -160,35 +157,31 @@ final class Bench {
         }
         Peer peer = server.peer();
         int port = server.awaitPort();
+        Map<String, Step> steps = new LinkedHashMap<>();
         if (options.runs(Scenario.CALIBRATE)) {
-          String what = "calibrate: built-in, wrk" + of;
-          step(peer, "ee10", what, () -> Calibration.round(client, server, profile, r, results));
+          steps.put(
+              "calibrate: built-in, wrk",
+              () -> Calibration.round(client, server, profile, r, results));
         }
         if (options.runs(Scenario.H2C_PEAK)) {
-          String what = "h2c-peak: h2load h2c, wrk HTTP/1.1" + of;
-          step(peer, "ee10", what, () -> Calibration.h2cRound(client, server, profile, r, results));
+          steps.put(
+              "h2c-peak: h2load h2c, wrk HTTP/1.1",
+              () -> Calibration.h2cRound(client, server, profile, r, results));
         }
         if (options.runs(Scenario.CPU)) {
-          step(
-              peer,
-              "ee10",
-              "cpu 1 KiB in / 32 KiB out" + of,
-              () -> timing.cpu(client, server, port, r, results));
+          steps.put(
+              "cpu 1 KiB in / 32 KiB out", () -> timing.cpu(client, server, port, r, results));
         }
-        if (options.runs(Scenario.LATENCY)) {
-          for (long size : new long[] {5 * 1024, 1024 * 1024}) {
-            int rate = size == 1024 * 1024 ? profile.latencyRate1m() : profile.latencyRate5k();
-            String what = "latency " + Report.size(size) + " @ " + rate + "/s" + of;
-            step(
-                peer,
-                "ee10",
-                what,
-                () -> timing.latency(client, peer, port, size, rate, r, results));
-          }
+        for (long size : options.runs(Scenario.LATENCY) ? LATENCY_SIZES : new long[0]) {
+          int rate = size == 1024 * 1024 ? profile.latencyRate1m() : profile.latencyRate5k();
+          steps.put(
+              "latency " + Report.size(size) + " @ " + rate + "/s",
+              () -> timing.latency(client, peer, port, size, rate, r, results));
         }
         if (options.runs(Scenario.CAPACITY)) {
-          step(peer, "ee10", "capacity (hello)" + of, () -> capacity(client, server, port, r));
+          steps.put("capacity (hello)", () -> capacity(client, server, port, r));
         }
+        steps.forEach((what, step) -> step(peer, "ee10", what + of, step));
       }
     }
   }
@@ -218,19 +211,16 @@ final class Bench {
   private String jfr(LoadGenerator client, ServerProcess server) throws Exception {
     Path dir = Files.createDirectories(options.out().resolve("profiles"));
     Path recording = dir.resolve(server.peer().id + "-" + server.ee() + ".jfr").toAbsolutePath();
-    jcmd(server.pid(), "JFR.start", "name=bench", "settings=profile", "filename=" + recording);
+    String[] start = {"JFR.start", "name=bench", "settings=profile", "filename=" + recording};
+    RuntimeProcess.jcmd(options.java(), server.pid(), start);
     try {
       double rate = 4.0 * profile.cpuRate();
       client.openLoop(server.awaitPort(), timing.cpuLoad(), rate, profile.measure());
     } finally {
-      jcmd(server.pid(), "JFR.stop", "name=bench");
+      RuntimeProcess.jcmd(options.java(), server.pid(), "JFR.stop", "name=bench");
     }
     jfrRecordings.add(recording);
     return "recorded profiles/" + recording.getFileName();
-  }
-
-  private void jcmd(long pid, String... command) throws Exception {
-    RuntimeProcess.jcmd(options.java(), pid, command);
   }
 
   /**
@@ -244,27 +234,25 @@ final class Bench {
             options.soakRate(), options.soak().toSeconds() / 60.0, servers.size()));
     List<CompletableFuture<Void>> soaks = new ArrayList<>();
     for (ServerProcess server : servers) {
-      soaks.add(
-          CompletableFuture.runAsync(
-              () -> {
-                try {
-                  Results.SoakRow row =
-                      SoakScenario.run(
-                          client, server, options.soakRate(), options.soak(), progress);
-                  synchronized (results) {
-                    results.soak.add(row);
-                  }
-                } catch (Exception e) {
-                  synchronized (results) {
-                    results.failures.add(
-                        new Failure(server.peer().id, "ee10", "soak", String.valueOf(e)));
-                  }
-                }
-              }));
+      soaks.add(CompletableFuture.runAsync(() -> soak(client, server)));
     }
     soaks.forEach(CompletableFuture::join);
     List<String> order = options.peers().stream().map(p -> p.id).toList();
     results.soak.sort(Comparator.comparingInt(r -> order.indexOf(r.peer())));
+  }
+
+  private void soak(LoadGenerator client, ServerProcess server) {
+    try {
+      Results.SoakRow row =
+          SoakScenario.run(client, server, options.soakRate(), options.soak(), progress);
+      synchronized (results) {
+        results.soak.add(row);
+      }
+    } catch (Exception e) {
+      synchronized (results) {
+        results.failures.add(new Failure(server.peer().id, "ee10", "soak", String.valueOf(e)));
+      }
+    }
   }
 
   /**
@@ -333,7 +321,7 @@ final class Bench {
   }
 
   /** One more start of {@code peer}: to its first 200, and its RSS then. */
-  private Start coldStart(Peer peer, String what) throws IOException {
+  private Start coldStart(Peer peer, String what) throws Exception {
     try (ServerProcess server = start(peer, "ee10", what)) {
       return new Start(server.awaitFirstOk("/hello") / 1e6, server.rssBytes(), Double.NaN);
     }
@@ -500,11 +488,6 @@ final class Bench {
 
   private Results.Meta meta(
       Instant startedAt, double seconds, String command, double loadBefore, double others) {
-    long memory = -1;
-    if (ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os) {
-      memory = os.getTotalMemorySize();
-    }
     String serverJavaVersion = "?";
     try {
       Process process =
@@ -524,7 +507,8 @@ final class Bench {
         Math.round(seconds * 10) / 10.0,
         command,
         Runtime.getRuntime().availableProcessors(),
-        memory,
+        ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+            .getTotalMemorySize(),
         System.getProperty("os.name") + " " + System.getProperty("os.version"),
         options.java().toString(),
         serverJavaVersion,

@@ -45,18 +45,10 @@ final class CpuClock {
 
     /** A reading of {@code threads}, with its totals; UNKNOWN if there are none. */
     static ProcessCpu reading(Map<ThreadId, ThreadCpu> threads) {
-      if (threads.isEmpty()) {
-        return UNKNOWN;
-      }
-      long total = 0;
-      long compiler = 0;
-      for (ThreadCpu thread : threads.values()) {
-        total += thread.nanos();
-        if (thread.compiler()) {
-          compiler += thread.nanos();
-        }
-      }
-      return new ProcessCpu(total, compiler, threads);
+      ProcessCpu sum = new ProcessCpu(0, 0, Map.of()).growthTo(threads);
+      return threads.isEmpty()
+          ? UNKNOWN
+          : new ProcessCpu(sum.totalNanos, sum.compilerNanos, threads);
     }
 
     boolean known() {
@@ -75,21 +67,21 @@ final class CpuClock {
      * after {@code earlier} is lost with it; an ending pool thread has been idle).
      */
     ProcessCpu minus(ProcessCpu earlier) {
-      if (!known() || !earlier.known()) {
-        return UNKNOWN;
-      }
+      return known() && earlier.known() ? earlier.growthTo(threads) : UNKNOWN;
+    }
+
+    /** Each of {@code later}'s threads' growth from this reading, summed. */
+    private ProcessCpu growthTo(Map<ThreadId, ThreadCpu> later) {
       long total = 0;
       long compiler = 0;
-      for (Map.Entry<ThreadId, ThreadCpu> thread : threads.entrySet()) {
-        ThreadCpu before = earlier.threads.get(thread.getKey());
+      for (Map.Entry<ThreadId, ThreadCpu> thread : later.entrySet()) {
+        ThreadCpu before = threads.get(thread.getKey());
         long grown = thread.getValue().nanos() - (before == null ? 0 : before.nanos());
         if (grown < 0) {
           continue; // the id was reused by a new thread: its time so far is unknown
         }
         total += grown;
-        if (thread.getValue().compiler()) {
-          compiler += grown;
-        }
+        compiler += thread.getValue().compiler() ? grown : 0;
       }
       return new ProcessCpu(total, compiler, Map.of());
     }
@@ -103,8 +95,7 @@ final class CpuClock {
 
   /** The CPU time of {@code pid} and its descendants, by thread; UNKNOWN without {@code /proc}. */
   static ProcessCpu of(long pid) {
-    List<Long> pids = new ArrayList<>();
-    pids.add(pid);
+    List<Long> pids = new ArrayList<>(List.of(pid));
     ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));
     Map<ThreadId, ThreadCpu> byThread = new HashMap<>();
     for (long p : pids) {
@@ -115,7 +106,7 @@ final class CpuClock {
           if (nanos < 0) {
             continue; // the thread ended meanwhile
           }
-          boolean compiler = isCompiler(read(thread.resolve("comm")).trim());
+          boolean compiler = isCompiler(Files.readString(thread.resolve("comm")).trim());
           long tid = Long.parseLong(thread.getFileName().toString());
           byThread.put(new ThreadId(p, tid), new ThreadCpu(nanos, compiler));
         }
@@ -134,12 +125,12 @@ final class CpuClock {
   /** A thread's CPU time: {@code schedstat} in nanoseconds, else {@code stat} in ticks. */
   private static long threadNanos(Path thread) {
     try {
-      String schedstat = read(thread.resolve("schedstat"));
+      String schedstat = Files.readString(thread.resolve("schedstat"));
       long nanos = Long.parseLong(schedstat.trim().split("\\s+")[0]);
       if (nanos > 0) {
         return nanos;
       }
-      return statTicks(read(thread.resolve("stat"))) * NANOS_PER_TICK;
+      return statTicks(Files.readString(thread.resolve("stat"))) * NANOS_PER_TICK;
     } catch (IOException | RuntimeException e) {
       return -1;
     }
@@ -154,9 +145,5 @@ final class CpuClock {
   static long statField(String stat, int number) {
     String[] afterName = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
     return Long.parseLong(afterName[number - 3]); // afterName[0] is field 3, the state
-  }
-
-  private static String read(Path file) throws IOException {
-    return Files.readString(file);
   }
 }

@@ -1,30 +1,29 @@
 package dev.aerun.bench;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.HdrHistogram.Histogram;
-import org.eclipse.jetty.client.BytesRequestContent;
-import org.eclipse.jetty.client.ContentResponse;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.client.Response;
-import org.eclipse.jetty.client.Result;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The load generator, in this JVM, against 127.0.0.1 only. Load runs ({@link #openLoop}, {@link
  * #closedLoop}) go through a lean NIO engine ({@link NioLoad}: pre-encoded requests, responses read
  * only as far as their framing), so that the generator costs a fraction of the server's CPU per
- * request; single requests that need their answer (echo, stats) go through Jetty's HTTP client.
+ * request; single requests that need their answer (echo, stats) go through the JDK's HTTP client,
+ * keep-alive HTTP/1.1 as the load runs.
  *
  * <p>{@link #openLoop} sends on a fixed schedule, whether or not earlier requests returned, and
  * measures each request's latency from the moment the schedule meant to send it: a server that
@@ -32,7 +31,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * bounded: the schedule has a fixed number of requests, each request a timeout, and the wait for
  * stragglers a limit.
  */
-final class LoadGenerator implements AutoCloseable {
+final class LoadGenerator {
   /** The largest latency recorded: one minute, in microseconds. */
   static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
 
@@ -42,25 +41,15 @@ final class LoadGenerator implements AutoCloseable {
   /** Connections of an open-loop run: enough that a slow answer seldom makes a request queue. */
   static final int OPEN_LOOP_CONNECTIONS = 32;
 
-  private static final long REQUEST_TIMEOUT_SECONDS = 20;
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(20);
 
-  private final HttpClient client = new HttpClient();
-
-  LoadGenerator() throws Exception {
-    QueuedThreadPool threads = new QueuedThreadPool(64);
-    threads.setName("bench-client");
-    threads.setDaemon(true);
-    client.setExecutor(threads);
-    client.setMaxConnectionsPerDestination(256);
-    client.setIdleTimeout(30_000);
-    client.setConnectTimeout(5_000);
-    client.setFollowRedirects(false);
-    client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "aerun-bench"));
-    // Jetty's client asks for every coding it finds on the class path: here a request asks for
-    // compression only when its Load says so, as the load runs' requests do.
-    client.getContentDecoderFactories().clear();
-    client.start();
-  }
+  // HTTP/1.1 only: by default the JDK's client offers every request an upgrade to h2c, which the
+  // peers accept.
+  private final HttpClient client =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   /** What one request sends; {@code acceptEncoding} is its {@code Accept-Encoding}, or null. */
   record Load(String method, String path, byte[] body, String acceptEncoding) {
@@ -142,54 +131,42 @@ final class LoadGenerator implements AutoCloseable {
 
   /** Sends one request and waits for the whole response, counting its bytes, keeping none. */
   Exchange send(int port, Load load) throws Exception {
-    CompletableFuture<Exchange> done = new CompletableFuture<>();
     long start = System.nanoTime();
-    Request request =
-        client
-            .newRequest("127.0.0.1", port)
-            .method(load.method())
-            .path(load.path())
-            .timeout(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    if (load.acceptEncoding() != null) {
-      request.headers(h -> h.put(HttpHeader.ACCEPT_ENCODING, load.acceptEncoding()));
+    HttpResponse<InputStream> response =
+        client.send(request(port, load), BodyHandlers.ofInputStream());
+    try (InputStream body = response.body()) {
+      long bytes = body.transferTo(OutputStream.nullOutputStream());
+      return new Exchange(response.statusCode(), bytes, System.nanoTime() - start);
     }
-    if (load.body() != null) {
-      request.body(new BytesRequestContent("application/octet-stream", load.body()));
-    }
-    request.send(
-        new Response.Listener() {
-          private long bytes;
-
-          @Override
-          public void onContent(Response response, ByteBuffer content) {
-            bytes += content.remaining();
-          }
-
-          @Override
-          public void onComplete(Result result) {
-            if (result.isFailed()) {
-              done.completeExceptionally(result.getFailure());
-            } else {
-              int status = result.getResponse().getStatus();
-              done.complete(new Exchange(status, bytes, System.nanoTime() - start));
-            }
-          }
-        });
-    return done.get(REQUEST_TIMEOUT_SECONDS + 5, TimeUnit.SECONDS);
   }
 
   /** {@code GET path} as text (the stats endpoint). */
   String getString(int port, String path) throws Exception {
-    ContentResponse response =
-        client
-            .newRequest("127.0.0.1", port)
-            .path(path)
-            .timeout(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-            .send();
-    if (response.getStatus() != 200) {
-      throw new IllegalStateException("GET " + path + " answered " + response.getStatus());
+    HttpResponse<String> response =
+        client.send(request(port, new Load("GET", path, null)), BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException("GET " + path + " answered " + response.statusCode());
     }
-    return response.getContentAsString();
+    return response.body();
+  }
+
+  private static HttpRequest request(int port, Load load) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + load.path()))
+            .timeout(REQUEST_TIMEOUT)
+            .header("User-Agent", "aerun-bench")
+            .method(
+                load.method(),
+                load.body() == null
+                    ? BodyPublishers.noBody()
+                    : BodyPublishers.ofByteArray(load.body()));
+    if (load.body() != null) {
+      request.header("Content-Type", "application/octet-stream");
+    }
+    if (load.acceptEncoding() != null) {
+      request.header("Accept-Encoding", load.acceptEncoding());
+    }
+    return request.build();
   }
 
   /**
@@ -202,11 +179,7 @@ final class LoadGenerator implements AutoCloseable {
   }
 
   RateRun openLoop(int port, Load load, double rate, Duration duration, int connections) {
-    try {
-      return NioLoad.openLoop(loopback(port), load, rate, duration, connections);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot connect to 127.0.0.1:" + port, e);
-    }
+    return run(port, load, connections, engine -> engine.runOpenLoop(rate, duration));
   }
 
   /**
@@ -214,19 +187,15 @@ final class LoadGenerator implements AutoCloseable {
    * as soon as the previous answer is complete, for {@code duration}.
    */
   ClosedRun closedLoop(int port, Load load, int connections, Duration duration) {
-    try {
-      return NioLoad.closedLoop(loopback(port), load, connections, duration);
+    return run(port, load, connections, engine -> engine.runClosedLoop(duration));
+  }
+
+  private static <T> T run(int port, Load load, int connections, Function<NioLoad, T> run) {
+    InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+    try (NioLoad engine = new NioLoad(loopback, load, connections)) {
+      return run.apply(engine);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot connect to 127.0.0.1:" + port, e);
     }
-  }
-
-  private static InetSocketAddress loopback(int port) {
-    return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
-  }
-
-  @Override
-  public void close() throws Exception {
-    client.stop();
   }
 }

@@ -27,7 +27,7 @@ import org.HdrHistogram.Histogram;
 /**
  * The load generator's engine: keep-alive HTTP/1.1 connections to one address, served by one
  * selector thread, requests encoded once into a direct buffer, responses read only as far as their
- * framing ({@link ResponseParser}). One run per instance.
+ * framing ({@link ResponseParser}). One run per instance, closed after it.
  *
  * <p>Open loop: the calling thread keeps the schedule (parking, and spinning the last 60 µs at low
  * rates) and sends each request on an idle connection; when none is idle the request waits in a
@@ -39,7 +39,7 @@ import org.HdrHistogram.Histogram;
  * <p>Closed loop: every connection sends its next request as soon as the previous answer is
  * complete; the completion rate is the server's peak throughput at that concurrency.
  */
-final class NioLoad {
+final class NioLoad implements AutoCloseable {
   private static final long WAIT_FOR_ANSWERS_NANOS = TimeUnit.SECONDS.toNanos(25);
 
   /** A connection idle at least this long is checked for a close by the server before use. */
@@ -98,7 +98,7 @@ final class NioLoad {
   private boolean closedLoop;
   private long closedLoopEnd;
 
-  private NioLoad(InetSocketAddress address, Load load, int connections) throws IOException {
+  NioLoad(InetSocketAddress address, Load load, int connections) throws IOException {
     this.address = address;
     this.head = load.method().equals("HEAD");
     this.request = encode(address, load);
@@ -110,59 +110,28 @@ final class NioLoad {
 
   /** The request as bytes on the wire, once. */
   static ByteBuffer encode(InetSocketAddress address, Load load) {
-    byte[] body = load.body();
-    String head =
-        load.method()
-            + " "
-            + load.path()
-            + " HTTP/1.1\r\nHost: "
-            + address.getHostString()
-            + ":"
-            + address.getPort()
-            + "\r\nUser-Agent: aerun-bench\r\n"
-            + (load.acceptEncoding() == null
-                ? ""
-                : "Accept-Encoding: " + load.acceptEncoding() + "\r\n")
-            + (body == null
-                ? ""
-                : "Content-Type: application/octet-stream\r\nContent-Length: "
-                    + body.length
-                    + "\r\n")
-            + "\r\n";
-    byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
-    ByteBuffer buffer =
-        ByteBuffer.allocateDirect(headBytes.length + (body == null ? 0 : body.length));
-    buffer.put(headBytes);
-    if (body != null) {
-      buffer.put(body);
-    }
+    byte[] body = load.body() == null ? new byte[0] : load.body();
+    String accept = load.acceptEncoding();
+    byte[] head =
+        String.format(
+                "%s %s HTTP/1.1\r\nHost: %s:%d\r\nUser-Agent: aerun-bench\r\n%s%s\r\n",
+                load.method(),
+                load.path(),
+                address.getHostString(),
+                address.getPort(),
+                accept == null ? "" : "Accept-Encoding: " + accept + "\r\n",
+                load.body() == null
+                    ? ""
+                    : "Content-Type: application/octet-stream\r\nContent-Length: "
+                        + body.length
+                        + "\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
+    ByteBuffer buffer = ByteBuffer.allocateDirect(head.length + body.length).put(head).put(body);
     return buffer.flip().asReadOnlyBuffer();
   }
 
   /** See {@link LoadGenerator#openLoop}. */
-  static RateRun openLoop(
-      InetSocketAddress address, Load load, double rate, Duration duration, int connections)
-      throws IOException {
-    NioLoad run = new NioLoad(address, load, connections);
-    try {
-      return run.runOpenLoop(rate, duration);
-    } finally {
-      run.close();
-    }
-  }
-
-  /** See {@link LoadGenerator#closedLoop}. */
-  static ClosedRun closedLoop(InetSocketAddress address, Load load, int connections, Duration time)
-      throws IOException {
-    NioLoad run = new NioLoad(address, load, connections);
-    try {
-      return run.runClosedLoop(time);
-    } finally {
-      run.close();
-    }
-  }
-
-  private RateRun runOpenLoop(double rate, Duration duration) {
+  RateRun runOpenLoop(double rate, Duration duration) {
     Histogram lag = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
     idle.addAll(conns);
     long count = Math.max(1, Math.round(rate * duration.toNanos() / 1e9));
@@ -199,7 +168,8 @@ final class NioLoad {
         cpu);
   }
 
-  private ClosedRun runClosedLoop(Duration duration) {
+  /** See {@link LoadGenerator#closedLoop}. */
+  ClosedRun runClosedLoop(Duration duration) {
     closedLoop = true;
     long cpuBefore = CpuClock.processCpuNanos();
     long start = System.nanoTime();
@@ -464,7 +434,8 @@ final class NioLoad {
     return counts;
   }
 
-  private void close() {
+  @Override
+  public void close() {
     conns.forEach(Conn::close);
     try {
       selector.close();

@@ -32,6 +32,8 @@ public final class Peer {
 
   private static final List<Peer> BUILT_IN = List.of(BARE, HTTP, LEGACY, LEGACY_TCP);
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,31}");
+  private static final Pattern WORD = Pattern.compile("(?:[^\\s'\"]+|'[^']*'|\"[^\"]*\")+");
+  private static final Pattern QUOTED = Pattern.compile("'([^']*)'|\"([^\"]*)\"");
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z-]+)}");
   private static final List<String> PLACEHOLDERS = List.of("java", "jvm-flags", "port", "war");
 
@@ -55,13 +57,13 @@ public final class Peer {
   }
 
   public static Peer byId(String id) {
-    for (Peer peer : BUILT_IN) {
-      if (peer.id.equals(id)) {
-        return peer;
-      }
-    }
-    throw new IllegalArgumentException(
-        "unknown peer '" + id + "': expected bare, http, legacy or legacy-tcp");
+    return BUILT_IN.stream()
+        .filter(p -> p.id.equals(id))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "unknown peer '" + id + "': expected bare, http, legacy or legacy-tcp"));
   }
 
   /** Whether this is the runtime in legacy RPC mode. */
@@ -89,31 +91,26 @@ public final class Peer {
       throw new IllegalArgumentException(
           "--peer: the name '" + name + "' must be lower-case letters, digits, '.', '_' or '-'");
     }
-    for (Peer peer : BUILT_IN) {
-      if (peer.id.equals(name)) {
-        throw new IllegalArgumentException("--peer: '" + name + "' is a built-in peer's name");
-      }
+    if (BUILT_IN.stream().anyMatch(p -> p.id.equals(name))) {
+      throw new IllegalArgumentException("--peer: '" + name + "' is a built-in peer's name");
     }
     List<String> words = words(spec.substring(eq + 1));
     if (words.isEmpty()) {
       throw new IllegalArgumentException("--peer " + name + ": the command is empty");
     }
-    boolean port = false;
-    for (String word : words) {
-      Matcher m = PLACEHOLDER.matcher(word);
-      while (m.find()) {
-        if (!PLACEHOLDERS.contains(m.group(1))) {
-          throw new IllegalArgumentException(
-              "--peer "
-                  + name
-                  + ": unknown placeholder {"
-                  + m.group(1)
-                  + "} (expected {java}, {jvm-flags}, {port}, {war})");
-        }
-        port |= m.group(1).equals("port");
+    List<String> used =
+        words.stream().flatMap(w -> PLACEHOLDER.matcher(w).results()).map(m -> m.group(1)).toList();
+    for (String placeholder : used) {
+      if (!PLACEHOLDERS.contains(placeholder)) {
+        throw new IllegalArgumentException(
+            "--peer "
+                + name
+                + ": unknown placeholder {"
+                + placeholder
+                + "} (expected {java}, {jvm-flags}, {port}, {war})");
       }
     }
-    if (!port) {
+    if (!used.contains("port")) {
       throw new IllegalArgumentException(
           "--peer " + name + ": the command must use {port}, where the server is to listen");
     }
@@ -137,39 +134,19 @@ public final class Peer {
     return command;
   }
 
-  /** Splits a command line into words: whitespace separates, quotes group. */
+  /** Splits a command line into words: whitespace separates, quotes group (and are dropped). */
   static List<String> words(String line) {
     List<String> words = new ArrayList<>();
-    StringBuilder word = new StringBuilder();
-    boolean inWord = false;
-    char quote = 0;
-    for (int i = 0; i < line.length(); i++) {
-      char c = line.charAt(i);
-      if (quote != 0) {
-        if (c == quote) {
-          quote = 0;
-        } else {
-          word.append(c);
-        }
-      } else if (c == '\'' || c == '"') {
-        quote = c;
-        inWord = true;
-      } else if (Character.isWhitespace(c)) {
-        if (inWord) {
-          words.add(word.toString());
-          word.setLength(0);
-          inWord = false;
-        }
-      } else {
-        word.append(c);
-        inWord = true;
+    Matcher word = WORD.matcher(line);
+    int end = 0;
+    for (; word.find(); end = word.end()) {
+      if (!line.substring(end, word.start()).isBlank()) {
+        break; // a quote that no word took: unclosed
       }
+      words.add(QUOTED.matcher(word.group()).replaceAll("$1$2"));
     }
-    if (quote != 0) {
+    if (!line.substring(end).isBlank()) {
       throw new IllegalArgumentException("--peer: unclosed quote in '" + line + "'");
-    }
-    if (inWord) {
-      words.add(word.toString());
     }
     return words;
   }

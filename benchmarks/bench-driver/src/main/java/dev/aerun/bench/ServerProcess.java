@@ -5,6 +5,8 @@ import dev.aerun.testing.RuntimeProcess;
 import dev.aerun.testing.TempDirs;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,8 +93,7 @@ record ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, in
 
   /** A port free on 127.0.0.1 a moment ago, for a server that must be told its port. */
   private static int freePort() throws IOException {
-    try (java.net.ServerSocket socket =
-        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }
   }
@@ -110,7 +111,7 @@ record ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, in
    * Waits for the first {@code 200} to {@code GET path} on a new connection, polling from the start
    * line on, and returns the nanoseconds from the process's start to that answer.
    */
-  long awaitFirstOk(String path) throws IOException {
+  long awaitFirstOk(String path) throws IOException, InterruptedException {
     int p = awaitPort();
     long startNanos = process.startNanos();
     long deadline = startNanos + START_TIMEOUT_NANOS;
@@ -130,7 +131,7 @@ record ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, in
       if (!process.isAlive()) {
         throw new IllegalStateException(peer.label + " exited:\n" + process.tail(40));
       }
-      sleepMillis(2);
+      Thread.sleep(2);
     }
     throw new IllegalStateException(peer.label + " never answered 200 on " + path);
   }
@@ -180,15 +181,6 @@ record ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, in
     process.close();
     if (!process.isAlive()) {
       TempDirs.deleteQuietly(temp);
-    }
-  }
-
-  static void sleepMillis(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
     }
   }
 }

@@ -11,7 +11,6 @@ record ServerStats(
     long heapUsed,
     long gcFreedBytes,
     long heapAfterGc,
-    long jitMillis,
     long gcPauseMillis) {
   private static final ObjectMapper JSON =
       new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);

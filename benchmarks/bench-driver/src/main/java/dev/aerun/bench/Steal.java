@@ -112,10 +112,7 @@ final class Steal {
 
     /** Steal in percent of all CPU time from this sample to {@code later}; NaN if not known. */
     double percentUntil(Sample later) {
-      if (!known() || !later.known() || later.totalTicks <= totalTicks) {
-        return Double.NaN;
-      }
-      return 100.0 * (later.stealTicks - stealTicks) / (later.totalTicks - totalTicks);
+      return percentOf(later, later.stealTicks - stealTicks);
     }
 
     /**
@@ -124,11 +121,13 @@ final class Steal {
      * load average, it neither counts the run itself nor the minute before it.
      */
     double othersPercentUntil(Sample later) {
-      if (!known() || !later.known() || later.totalTicks <= totalTicks) {
-        return Double.NaN;
-      }
       long others = (later.busyTicks - busyTicks) - (later.ownTicks - ownTicks);
-      return 100.0 * Math.max(0, others) / (later.totalTicks - totalTicks);
+      return percentOf(later, Math.max(0, others));
+    }
+
+    private double percentOf(Sample later, long ticks) {
+      boolean known = known() && later.known() && later.totalTicks > totalTicks;
+      return known ? 100.0 * ticks / (later.totalTicks - totalTicks) : Double.NaN;
     }
   }
 

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * are replaced. No assertion on a timing.
  */
 class NioLoadTest {
+  private static final LoadGenerator GENERATOR = new LoadGenerator();
   private HttpServer server;
   private final AtomicInteger requests = new AtomicInteger();
   private InetSocketAddress address;
@@ -83,8 +84,12 @@ class NioLoadTest {
   @Test
   void openLoop_sendsTheWholeScheduleAndCountsEveryAnswer() throws Exception {
     RateRun run =
-        NioLoad.openLoop(
-            address, new Load("POST", "/hello", new byte[1024]), 200, Duration.ofMillis(500), 4);
+        GENERATOR.openLoop(
+            address.getPort(),
+            new Load("POST", "/hello", new byte[1024]),
+            200,
+            Duration.ofMillis(500),
+            4);
 
     assertEquals(100, run.sent());
     assertEquals(100, run.ok());
@@ -99,19 +104,20 @@ class NioLoadTest {
   @Test
   void openLoop_chunkedAndClosingAndErrorAnswers() throws Exception {
     RateRun chunked =
-        NioLoad.openLoop(
-            address, new Load("GET", "/chunked", null), 100, Duration.ofMillis(300), 2);
+        GENERATOR.openLoop(
+            address.getPort(), new Load("GET", "/chunked", null), 100, Duration.ofMillis(300), 2);
     assertEquals(30, chunked.ok());
     assertEquals(0, chunked.errors());
 
     RateRun closing =
-        NioLoad.openLoop(address, new Load("GET", "/close", null), 100, Duration.ofMillis(300), 2);
+        GENERATOR.openLoop(
+            address.getPort(), new Load("GET", "/close", null), 100, Duration.ofMillis(300), 2);
     assertEquals(30, closing.ok(), "a closed connection is replaced: " + closing.statuses());
     assertEquals(0, closing.errors());
 
     RateRun missing =
-        NioLoad.openLoop(
-            address, new Load("GET", "/missing", null), 100, Duration.ofMillis(200), 2);
+        GENERATOR.openLoop(
+            address.getPort(), new Load("GET", "/missing", null), 100, Duration.ofMillis(200), 2);
     assertEquals(0, missing.ok());
     assertEquals(20, missing.errors());
     assertEquals(Map.of(404, 20L), missing.statuses());
@@ -121,7 +127,8 @@ class NioLoadTest {
   @Test
   void closedLoop_keepsEveryConnectionBusyAndCountsWhatItSent() throws Exception {
     ClosedRun run =
-        NioLoad.closedLoop(address, new Load("GET", "/hello", null), 3, Duration.ofMillis(300));
+        GENERATOR.closedLoop(
+            address.getPort(), new Load("GET", "/hello", null), 3, Duration.ofMillis(300));
 
     assertTrue(run.ok() >= 3, "at least one answer per connection: " + run.ok());
     assertEquals(0, run.errors());
@@ -133,17 +140,12 @@ class NioLoadTest {
   @Test
   void noServer_isAClearFailure() throws Exception {
     server.stop(0);
-    LoadGenerator generator = new LoadGenerator();
-    try {
-      Exception e =
-          org.junit.jupiter.api.Assertions.assertThrows(
-              java.io.UncheckedIOException.class,
-              () ->
-                  generator.openLoop(
-                      address.getPort(), new Load("GET", "/", null), 10, Duration.ofMillis(100)));
-      assertTrue(e.getMessage().contains("cannot connect to 127.0.0.1"), e.getMessage());
-    } finally {
-      generator.close();
-    }
+    Exception e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            java.io.UncheckedIOException.class,
+            () ->
+                GENERATOR.openLoop(
+                    address.getPort(), new Load("GET", "/", null), 10, Duration.ofMillis(100)));
+    assertTrue(e.getMessage().contains("cannot connect to 127.0.0.1"), e.getMessage());
   }
 }

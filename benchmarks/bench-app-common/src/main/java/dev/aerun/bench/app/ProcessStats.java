@@ -1,6 +1,7 @@
 package dev.aerun.bench.app;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
+import com.sun.management.GcInfo;
 import com.sun.management.OperatingSystemMXBean;
 import com.sun.management.ThreadMXBean;
 import java.lang.management.GarbageCollectorMXBean;
@@ -34,47 +35,39 @@ import javax.management.openmbean.CompositeData;
  *       use grows by whole TLABs, and notifications arrive a little after their collection).
  *   <li>{@code processCpuNanos}: CPU time of the whole process, every thread including the JVM's
  *       own (compiler, GC), from {@link OperatingSystemMXBean#getProcessCpuTime()}.
- *   <li>{@code jitMillis}: time the JIT compilers spent so far: a window in which it grows much
- *       measured a server still warming up.
  *   <li>{@code heapAfterGc}: the heap in use right after the last full collection that {@link
  *       #measureHeapAfterGc()} ran (inside the echo servlet), or -1.
  * </ul>
  */
 public final class ProcessStats {
   private static final AtomicLong GC_FREED = new AtomicLong();
-  private static final AtomicLong GC_COUNT = new AtomicLong();
   private static final AtomicLong GC_PAUSE_MILLIS = new AtomicLong();
-  private static final List<Registration> REGISTRATIONS = new ArrayList<>();
+  private static final NotificationListener LISTENER = ProcessStats::onGc;
+  private static final List<NotificationEmitter> FOLLOWED = new ArrayList<>();
   private static volatile long heapAfterGc = -1;
-
-  private record Registration(NotificationEmitter emitter, NotificationListener listener) {}
 
   private ProcessStats() {}
 
   /** Starts following the collectors; call when the app starts. */
   public static synchronized void start() {
-    if (!REGISTRATIONS.isEmpty()) {
-      return;
-    }
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      if (gc instanceof NotificationEmitter emitter) {
-        NotificationListener listener = ProcessStats::onGc;
-        emitter.addNotificationListener(listener, null, null);
-        REGISTRATIONS.add(new Registration(emitter, listener));
+      if (gc instanceof NotificationEmitter emitter && !FOLLOWED.contains(emitter)) {
+        emitter.addNotificationListener(LISTENER, null, null);
+        FOLLOWED.add(emitter);
       }
     }
   }
 
   /** Stops following the collectors; call when the app stops, so nothing of it stays behind. */
   public static synchronized void stop() {
-    for (Registration registration : REGISTRATIONS) {
+    for (NotificationEmitter emitter : FOLLOWED) {
       try {
-        registration.emitter().removeNotificationListener(registration.listener());
+        emitter.removeNotificationListener(LISTENER);
       } catch (ListenerNotFoundException ignored) {
         // Already gone.
       }
     }
-    REGISTRATIONS.clear();
+    FOLLOWED.clear();
   }
 
   private static void onGc(Notification notification, Object handback) {
@@ -82,19 +75,16 @@ public final class ProcessStats {
         notification.getType())) {
       return;
     }
-    GarbageCollectionNotificationInfo info =
-        GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
-    long before = 0;
-    long after = 0;
-    for (MemoryUsage usage : info.getGcInfo().getMemoryUsageBeforeGc().values()) {
-      before += usage.getUsed();
-    }
-    for (MemoryUsage usage : info.getGcInfo().getMemoryUsageAfterGc().values()) {
-      after += usage.getUsed();
-    }
-    GC_FREED.addAndGet(Math.max(0, before - after));
-    GC_COUNT.incrementAndGet();
-    GC_PAUSE_MILLIS.addAndGet(info.getGcInfo().getDuration());
+    GcInfo gc =
+        GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData())
+            .getGcInfo();
+    GC_FREED.addAndGet(
+        Math.max(0, used(gc.getMemoryUsageBeforeGc()) - used(gc.getMemoryUsageAfterGc())));
+    GC_PAUSE_MILLIS.addAndGet(gc.getDuration());
+  }
+
+  private static long used(Map<String, MemoryUsage> pools) {
+    return pools.values().stream().mapToLong(MemoryUsage::getUsed).sum();
   }
 
   /**
@@ -104,14 +94,6 @@ public final class ProcessStats {
   public static void measureHeapAfterGc() {
     System.gc();
     heapAfterGc = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-  }
-
-  /** Time the JIT compilers spent so far, or -1 where the JVM does not tell. */
-  private static long jitMillis() {
-    var compilation = ManagementFactory.getCompilationMXBean();
-    return compilation != null && compilation.isCompilationTimeMonitoringSupported()
-        ? compilation.getTotalCompilationTime()
-        : -1;
   }
 
   /** Each thread's allocation at the previous reading, by thread id (never reused). */
@@ -138,33 +120,22 @@ public final class ProcessStats {
   public static String json() {
     ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     long[] ids = threads.getAllThreadIds();
-    long allocatedSum = allocated(ids, threads.getThreadAllocatedBytes(ids));
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-    return "{\"pid\":"
-        + ProcessHandle.current().pid()
-        + ",\"threads\":"
+    // Concatenated, not formatted: what the stats request allocates is taken off each window.
+    return "{\"threads\":"
         + ids.length
         + ",\"allocatedBytes\":"
-        + allocatedSum
+        + allocated(ids, threads.getThreadAllocatedBytes(ids))
         + ",\"processCpuNanos\":"
         + os.getProcessCpuTime()
         + ",\"heapUsed\":"
-        + heap.getUsed()
-        + ",\"heapCommitted\":"
-        + heap.getCommitted()
+        + ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed()
         + ",\"gcFreedBytes\":"
         + GC_FREED.get()
-        + ",\"gcCount\":"
-        + GC_COUNT.get()
         + ",\"gcPauseMillis\":"
         + GC_PAUSE_MILLIS.get()
-        + ",\"jitMillis\":"
-        + jitMillis()
         + ",\"heapAfterGc\":"
         + heapAfterGc
-        + ",\"javaVersion\":\""
-        + System.getProperty("java.version")
-        + "\"}";
+        + "}";
   }
 }
