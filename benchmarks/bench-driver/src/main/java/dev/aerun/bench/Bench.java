@@ -55,9 +55,7 @@ final class Bench {
     this.workDir = Files.createDirectories(options.out().resolve("logs")).toAbsolutePath();
     this.echo = new EchoScenario(profile);
     this.steal = options.steal();
-    this.timing =
-        new TimingScenarios(
-            profile, options.p99BoundMillis(), echo.body(1024), options.acceptEncoding(), steal);
+    this.timing = new TimingScenarios(options, echo.body(1024), steal);
     this.progress = new Progress(console);
   }
 
@@ -285,19 +283,20 @@ final class Bench {
     }
     for (int round = 2; round <= profile.coldStarts(); round++) {
       for (Peer peer : options.peers()) {
-        progress.begin(peer.id + " ee10: cold start " + round + "/" + profile.coldStarts());
         String name = "coldstart-" + round;
-        try {
-          Steal.Measured<Start> start = steal.measure(() -> coldStart(peer, name));
-          coldStarts
-              .computeIfAbsent(peer.id, k -> new ArrayList<>())
-              .add(
-                  new Start(
-                      start.value().millis(), start.value().rssBytes(), start.stealPercent()));
-          progress.end(Report.fmt("%.0f ms", start.value().millis()) + start.note());
-        } catch (Exception e) {
-          fail(peer, "ee10", "coldstart", e);
-        }
+        String what = "cold start " + round + "/" + profile.coldStarts();
+        step(
+            peer,
+            "ee10",
+            what,
+            () -> {
+              Steal.Measured<Start> start = steal.measure(() -> coldStart(peer, name));
+              Start s = start.value();
+              coldStarts
+                  .computeIfAbsent(peer.id, k -> new ArrayList<>())
+                  .add(new Start(s.millis(), s.rssBytes(), start.stealPercent()));
+              return Report.fmt("%.0f ms", s.millis()) + start.note();
+            });
       }
     }
     coldStarts.forEach(

@@ -56,11 +56,8 @@ public final class BenchMain {
     try {
       Path jar =
           Path.of(BenchMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      Path repo = jar.getParent();
-      for (int i = 0; i < 3 && repo != null; i++) {
-        repo = repo.getParent();
-      }
-      if (repo != null && Files.isDirectory(repo.resolve("runtime-main"))) {
+      Path repo = jar.resolve("../../../..").normalize();
+      if (Files.isDirectory(repo.resolve("runtime-main"))) {
         return repo;
       }
     } catch (URISyntaxException | RuntimeException ignored) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 /**
  * The driver's command line, read once: each component is what the option of its name in {@link
@@ -168,16 +169,14 @@ public record BenchOptions(
       throw new UsageException(e.getMessage());
     }
 
-    if (!custom.isEmpty()) {
-      List<Peer> all = new ArrayList<>(peers);
-      for (Peer peer : custom) {
-        if (all.stream().anyMatch(p -> p.id.equals(peer.id))) {
-          throw new UsageException("--peer: '" + peer.id + "' given twice");
-        }
-        all.add(peer);
+    List<Peer> all = new ArrayList<>(peers);
+    for (Peer peer : custom) {
+      if (all.stream().anyMatch(p -> p.id.equals(peer.id))) {
+        throw new UsageException("--peer: '" + peer.id + "' given twice");
       }
-      peers = List.copyOf(all);
+      all.add(peer);
     }
+    peers = List.copyOf(all);
     if (calibrate) { // the calibrate scenario alone, on bare Jetty's EE10 app
       peers = List.of(Peer.BARE);
       ees = List.of("ee10");
@@ -196,19 +195,13 @@ public record BenchOptions(
     if (jfr) {
       // Deep enough for Jetty's stacks, so that a sample reaches the handlers below the
       // allocation; given to every peer, so that the flags stay the same for all.
-      jvmFlags = new ArrayList<>(jvmFlags);
-      jvmFlags.add("-XX:FlightRecorderOptions:stackdepth=512");
-      jvmFlags = List.copyOf(jvmFlags);
+      String stackDepth = "-XX:FlightRecorderOptions:stackdepth=512";
+      jvmFlags = Stream.concat(jvmFlags.stream(), Stream.of(stackDepth)).toList();
     }
     if (out == null) {
       String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-      out =
-          Path.of(
-              "results",
-              stamp
-                  + "-"
-                  + (calibrate ? "calibrate-" : h2cPeak ? "h2c-peak-" : "")
-                  + profile.name());
+      String kind = calibrate ? "calibrate-" : h2cPeak ? "h2c-peak-" : "";
+      out = Path.of("results", stamp + "-" + kind + profile.name());
     }
     return new BenchOptions(
         profile,
@@ -264,13 +257,10 @@ public record BenchOptions(
 
   /** The comma-separated items of {@code value}, trimmed and lower-cased; blanks dropped. */
   public static List<String> list(String value) {
-    List<String> items = new ArrayList<>();
-    for (String item : value.split(",")) {
-      if (!item.isBlank()) {
-        items.add(item.trim().toLowerCase(Locale.ROOT));
-      }
-    }
-    return items;
+    return Arrays.stream(value.split(","))
+        .filter(item -> !item.isBlank())
+        .map(item -> item.trim().toLowerCase(Locale.ROOT))
+        .toList();
   }
 
   /** {@code 32k}, {@code 1m}, {@code 30m} or a number of bytes. */

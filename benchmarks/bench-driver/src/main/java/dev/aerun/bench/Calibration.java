@@ -1,7 +1,7 @@
 package dev.aerun.bench;
 
-import dev.aerun.bench.LoadGenerator.ClosedRun;
 import dev.aerun.bench.LoadGenerator.Load;
+import dev.aerun.bench.LoadGenerator.RateRun;
 import dev.aerun.bench.Results.CalibrationRow;
 import java.io.File;
 import java.io.IOException;
@@ -49,13 +49,18 @@ final class Calibration {
       TimingScenarios.warmUp(client, server.pid(), port, HELLO, profile.warmupTime());
     }
     CpuClock.ProcessCpu before = CpuClock.of(server.pid());
-    ClosedRun run = client.closedLoop(port, HELLO, LoadGenerator.CLOSED_LOOP_CONNECTIONS, time);
+    RateRun run = client.closedLoop(port, HELLO, LoadGenerator.CLOSED_LOOP_CONNECTIONS, time);
     double serverCpu =
         CpuClock.of(server.pid()).minus(before).microsPerRequest(run.ok() + run.errors(), true);
     String peer = server.peer().id;
     CalibrationRow builtIn =
         new CalibrationRow(
-            peer, round, "built-in", run.rate(), run.generatorCpuMicrosPerRequest(), serverCpu);
+            peer,
+            round,
+            "built-in",
+            run.achievedRate(),
+            run.generatorCpuMicrosPerRequest(),
+            serverCpu);
     results.calibration.add(builtIn);
     if (findOnPath("wrk") == null) {
       return line(builtIn);

@@ -59,15 +59,10 @@ final class CapacitySearch {
   /** Runs {@code rate} until two runs agree (by the third at the latest); whether on a pass. */
   static boolean agreed(Stepper stepper, double rate, List<CapacityStep> steps) throws Exception {
     int passes = 0;
-    int fails = 0;
-    while (passes < 2 && fails < 2) {
+    for (int runs = 0; passes < 2 && runs - passes < 2; runs++) {
       CapacityStep step = stepper.run(rate);
       steps.add(step);
-      if (step.passed()) {
-        passes++;
-      } else {
-        fails++;
-      }
+      passes += step.passed() ? 1 : 0;
     }
     return passes == 2;
   }

@@ -62,7 +62,8 @@ final class LoadGenerator {
   record Exchange(int status, long bytes, long nanos) {}
 
   /**
-   * What an open-loop run measured.
+   * What a load run measured. A closed-loop run has no schedule: its {@code achievedRate} is the
+   * peak throughput at its concurrency, its target rate NaN, its lag empty.
    *
    * @param latency microseconds from each request's scheduled time to its complete 2xx response
    * @param lag microseconds from each request's scheduled time to the moment the generator got
@@ -106,26 +107,6 @@ final class LoadGenerator {
      */
     boolean measurable() {
       return Targets.measurable(lag.getValueAtPercentile(99), latency.getValueAtPercentile(99));
-    }
-  }
-
-  /**
-   * What a closed-loop run measured: every connection sends its next request as soon as the
-   * previous answer is complete; {@code rate}, 2xx responses per second, is the peak throughput at
-   * this concurrency.
-   */
-  record ClosedRun(
-      Histogram latency,
-      int connections,
-      long ok,
-      long errors,
-      double rate,
-      double seconds,
-      Map<Integer, Long> statuses,
-      long generatorCpuNanos) {
-
-    double generatorCpuMicrosPerRequest() {
-      return generatorCpuNanos / 1000.0 / Math.max(1, ok + errors);
     }
   }
 
@@ -186,7 +167,7 @@ final class LoadGenerator {
    * Saturates the server: {@code connections} keep-alive connections, each sending its next request
    * as soon as the previous answer is complete, for {@code duration}.
    */
-  ClosedRun closedLoop(int port, Load load, int connections, Duration duration) {
+  RateRun closedLoop(int port, Load load, int connections, Duration duration) {
     return run(port, load, connections, engine -> engine.runClosedLoop(duration));
   }
 

@@ -1,9 +1,9 @@
 package dev.aerun.bench;
 
-import dev.aerun.bench.LoadGenerator.ClosedRun;
 import dev.aerun.bench.LoadGenerator.Load;
 import dev.aerun.bench.LoadGenerator.RateRun;
 import dev.aerun.testing.ResponseParser;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -60,14 +61,6 @@ final class NioLoad implements AutoCloseable {
     Conn(SocketChannel channel, ByteBuffer out) {
       this.channel = channel;
       this.out = out;
-    }
-
-    void close() {
-      try {
-        channel.close();
-      } catch (IOException ignored) {
-        // Closing.
-      }
     }
   }
 
@@ -169,7 +162,7 @@ final class NioLoad implements AutoCloseable {
   }
 
   /** See {@link LoadGenerator#closedLoop}. */
-  ClosedRun runClosedLoop(Duration duration) {
+  RateRun runClosedLoop(Duration duration) {
     closedLoop = true;
     long cpuBefore = CpuClock.processCpuNanos();
     long start = System.nanoTime();
@@ -182,8 +175,9 @@ final class NioLoad implements AutoCloseable {
     stopSelector(selectorThread);
     long cpu = CpuClock.processCpuNanos() - cpuBefore;
     double seconds = (Math.max(lastCompletion, start + 1) - start) / 1e9;
-    return new ClosedRun(
-        latency, conns.size(), ok, errors, ok / seconds, seconds, statusCounts(), cpu);
+    Histogram noLag = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
+    return new RateRun(
+        latency, noLag, Double.NaN, ok + errors, ok, errors, ok / seconds, 0, statusCounts(), cpu);
   }
 
   /**
@@ -374,7 +368,7 @@ final class NioLoad implements AutoCloseable {
 
   /** A new connection in place of {@code old}, or {@code null} if the server refuses it. */
   private Conn replace(Conn old) {
-    old.close();
+    closeQuietly(old.channel);
     int i = conns.indexOf(old);
     try {
       Conn conn = connect();
@@ -426,21 +420,23 @@ final class NioLoad implements AutoCloseable {
 
   private Map<Integer, Long> statusCounts() {
     Map<Integer, Long> counts = new TreeMap<>();
-    for (int i = 0; i < statuses.length; i++) {
-      if (statuses[i] > 0) {
-        counts.put(i, statuses[i]);
-      }
-    }
+    IntStream.range(0, statuses.length)
+        .filter(i -> statuses[i] > 0)
+        .forEach(i -> counts.put(i, statuses[i]));
     return counts;
   }
 
   @Override
   public void close() {
-    conns.forEach(Conn::close);
+    conns.forEach(conn -> closeQuietly(conn.channel));
+    closeQuietly(selector);
+  }
+
+  private static void closeQuietly(Closeable closeable) {
     try {
-      selector.close();
+      closeable.close();
     } catch (IOException ignored) {
-      // Nothing to do.
+      // Closing.
     }
   }
 

@@ -31,7 +31,7 @@ final class SoakScenario {
   /** No descriptor growth: the same for open file descriptors. */
   static final long FD_TOLERANCE = 8;
 
-  private static final Duration MIN_INTERVAL = Duration.ofSeconds(10);
+  private static final long MIN_INTERVAL_MILLIS = 10_000;
   private static final int INTERVALS = 30;
 
   /** Few connections, so that the descriptors counted are the server's, not the generator's. */
@@ -48,14 +48,12 @@ final class SoakScenario {
       throws Exception {
     int port = server.awaitPort();
     Load hello = new Load("GET", "/hello", null);
-    Duration interval = max(duration.dividedBy(INTERVALS), MIN_INTERVAL);
-    long intervals = Math.max(1, duration.toMillis() / interval.toMillis());
-    Duration warmup = max(duration.dividedBy(15), MIN_INTERVAL);
-    if (warmup.compareTo(Duration.ofMinutes(2)) > 0) {
-      warmup = Duration.ofMinutes(2);
-    }
+    long millis = duration.toMillis();
+    Duration interval = Duration.ofMillis(Math.max(millis / INTERVALS, MIN_INTERVAL_MILLIS));
+    long intervals = Math.max(1, millis / interval.toMillis());
     // The JIT, the pools and the caches settle before the first sample.
-    client.openLoop(port, hello, rate, warmup, CONNECTIONS);
+    long warmup = Math.min(Math.max(millis / 15, MIN_INTERVAL_MILLIS), 120_000);
+    client.openLoop(port, hello, rate, Duration.ofMillis(warmup), CONNECTIONS);
     long start = System.nanoTime();
     List<SoakSample> samples = new ArrayList<>(List.of(sample(client, server, 0)));
     Histogram latency = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
@@ -95,10 +93,6 @@ final class SoakScenario {
         slopePerMinute(samples, SoakSample::threads),
         slopePerMinute(samples, SoakSample::fds),
         server.process().output().contains("OutOfMemoryError"));
-  }
-
-  private static Duration max(Duration a, Duration b) {
-    return a.compareTo(b) >= 0 ? a : b;
   }
 
   /** The server now: heap after a full GC (the bench app runs it), threads and descriptors. */

@@ -35,11 +35,6 @@ final class Steal {
   private int disturbed;
   private double worstPercent;
 
-  /** With {@code clock} in place of {@code /proc/stat} and no waiting (for tests). */
-  Steal(double maxPercent, int attempts, Supplier<Sample> clock) {
-    this(maxPercent, attempts, Duration.ZERO, clock, millis -> {});
-  }
-
   /**
    * @param maxPercent the most steal, in percent of the machine's CPU time over a phase, that a
    *     phase may see and still count as undisturbed

@@ -1,6 +1,5 @@
 package dev.aerun.bench;
 
-import dev.aerun.bench.LoadGenerator.ClosedRun;
 import dev.aerun.bench.LoadGenerator.Load;
 import dev.aerun.bench.LoadGenerator.RateRun;
 import dev.aerun.bench.Results.CapacityRound;
@@ -25,22 +24,20 @@ final class TimingScenarios {
 
   private final Profile profile;
   private final double p99BoundMillis;
-  private final byte[] cpuBody;
-  private final String acceptEncoding;
+  private final Load cpuLoad;
   private final Steal steal;
   private final Map<String, Double> idleCpuMillisPerSecond = new HashMap<>();
 
-  TimingScenarios(
-      Profile profile, double p99BoundMillis, byte[] cpuBody, String acceptEncoding, Steal steal) {
-    this.acceptEncoding = acceptEncoding;
-    this.profile = profile;
-    this.p99BoundMillis = p99BoundMillis;
-    this.cpuBody = cpuBody;
+  TimingScenarios(BenchOptions options, byte[] cpuBody, Steal steal) {
+    this.profile = options.profile();
+    this.p99BoundMillis = options.p99BoundMillis();
+    this.cpuLoad = new Load("POST", "/bytes?size=" + 32 * 1024, cpuBody, options.acceptEncoding());
     this.steal = steal;
   }
 
+  /** 1 KiB in, 32 KiB out, compressed if the options ask for it. */
   Load cpuLoad() {
-    return new Load("POST", "/bytes?size=" + 32 * 1024, cpuBody, acceptEncoding);
+    return cpuLoad;
   }
 
   /** The CPU scenario's measured window: the run and the server's figures around it. */
@@ -160,7 +157,7 @@ final class TimingScenarios {
   }
 
   /** A closed-loop peak run and the server's CPU over it. */
-  private record PeakRun(ClosedRun run, CpuClock.ProcessCpu serverCpu) {}
+  private record PeakRun(RateRun run, CpuClock.ProcessCpu serverCpu) {}
 
   /**
    * Small responses: the closed-loop peak, then the highest fixed rate with p99 under the bound,
@@ -177,21 +174,21 @@ final class TimingScenarios {
         steal.measure(
             () -> {
               CpuClock.ProcessCpu before = CpuClock.of(server.pid());
-              ClosedRun run = client.closedLoop(port, load, connections, profile.peakTime());
+              RateRun run = client.closedLoop(port, load, connections, profile.peakTime());
               return new PeakRun(run, CpuClock.of(server.pid()).minus(before));
             });
-    ClosedRun peak = measured.value().run();
+    RateRun peak = measured.value().run();
     CpuClock.ProcessCpu cpu = measured.value().serverCpu();
     double answered = peak.ok() + peak.errors();
     CapacitySearch.Found found =
         CapacitySearch.search(
-            peak.rate(),
+            peak.achievedRate(),
             profile.capacityFractions(),
             profile.capacityRefinements(),
             rate -> capacityStep(client, port, load, rate));
     return new CapacityRound(
         round,
-        peak.rate(),
+        peak.achievedRate(),
         peak.latency().getValueAtPercentile(99) / 1000.0,
         profile.resolvesCapacity() ? found.capacityRate() : Double.NaN,
         cpu.microsPerRequest(answered, true),
@@ -212,7 +209,8 @@ final class TimingScenarios {
   static double warmUp(LoadGenerator client, long pid, int port, Load load, Duration least)
       throws Exception {
     int connections = LoadGenerator.CLOSED_LOOP_CONNECTIONS;
-    return warmUp(pid, least, () -> client.closedLoop(port, load, connections, ONE_SECOND).rate());
+    return warmUp(
+        pid, least, () -> client.closedLoop(port, load, connections, ONE_SECOND).achievedRate());
   }
 
   /** {@link #warmUp} with {@code slice}, a one-second run that returns its rate. */

@@ -31,7 +31,7 @@ class StealTest {
     assertFalse(old.known());
     assertTrue(Double.isNaN(old.percentUntil(old)));
     // Unknown steal never makes a phase run again.
-    Steal steal = new Steal(3, 5, () -> Steal.Sample.UNKNOWN);
+    Steal steal = new Steal(3, 5, Duration.ZERO, () -> Steal.Sample.UNKNOWN, millis -> {});
     AtomicInteger runs = new AtomicInteger();
     assertDoesNotRerun(steal, runs);
   }
@@ -50,7 +50,7 @@ class StealTest {
   @Test
   void aDisturbedPhaseRunsAgainUntilOneIsNot() throws Exception {
     // Per run: steal 10 %, then 20 %, then 1 % (a sample before and after each run).
-    Steal steal = new Steal(3, 5, clock(0, 0, 10, 10, 30, 30, 31));
+    Steal steal = new Steal(3, 5, Duration.ZERO, clock(0, 0, 10, 10, 30, 30, 31), millis -> {});
     AtomicInteger runs = new AtomicInteger();
     Steal.Measured<Integer> m = steal.measure(runs::incrementAndGet);
     assertEquals(3, m.attempts());
@@ -66,7 +66,7 @@ class StealTest {
   @Test
   void afterItsAttemptsThePhaseKeepsTheLeastDisturbedRunAndSaysSo() throws Exception {
     // Per run: steal 10 %, 5 %, 20 %.
-    Steal steal = new Steal(3, 3, clock(0, 0, 10, 10, 15, 15, 35));
+    Steal steal = new Steal(3, 3, Duration.ZERO, clock(0, 0, 10, 10, 15, 15, 35), millis -> {});
     AtomicInteger runs = new AtomicInteger();
     Steal.Measured<Integer> m = steal.measure(runs::incrementAndGet);
     assertEquals(3, runs.get());

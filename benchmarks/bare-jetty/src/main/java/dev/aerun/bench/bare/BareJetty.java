@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import org.eclipse.jetty.compression.Compression;
 import org.eclipse.jetty.compression.brotli.BrotliCompression;
 import org.eclipse.jetty.compression.brotli.BrotliEncoderConfig;
@@ -67,10 +68,7 @@ public final class BareJetty {
           "usage: bare-jetty --port N --address A --ee ee10|ee8|ee11 [--temp-dir D] app.war");
       System.exit(2);
     }
-    if (temp == null) {
-      temp = Files.createTempDirectory("bare-jetty-");
-    }
-    Files.createDirectories(temp);
+    temp = temp == null ? Files.createTempDirectory("bare-jetty-") : Files.createDirectories(temp);
 
     QueuedThreadPool threads = new QueuedThreadPool(200);
     threads.setName("bare-jetty");
@@ -89,11 +87,11 @@ public final class BareJetty {
     http.setSendXPoweredBy(false);
     http.setSendDateHeader(true);
     http.setRequestHeaderSize(64 * 1024);
+    HttpConnectionFactory http1 = new HttpConnectionFactory(http);
     ServerConnector connector =
         h2c
-            ? new ServerConnector(
-                server, new HttpConnectionFactory(http), new HTTP2CServerConnectionFactory(http))
-            : new ServerConnector(server, new HttpConnectionFactory(http));
+            ? new ServerConnector(server, http1, new HTTP2CServerConnectionFactory(http))
+            : new ServerConnector(server, http1);
     connector.setHost(address);
     connector.setPort(port);
     connector.setIdleTimeout(30_000);
@@ -102,18 +100,10 @@ public final class BareJetty {
 
     // Jetty starts the handlers (deploying the webapp) before it opens the connector.
     server.start();
-    System.out.println(
-        StartLine.format(
-            war.getFileName()
-                + " on bare Jetty "
-                + Jetty.VERSION
-                + " ("
-                + ee.toUpperCase(java.util.Locale.ROOT)
-                + ")",
-            address,
-            connector.getLocalPort(),
-            ManagementFactory.getRuntimeMXBean().getUptime(),
-            ""));
+    String version = Jetty.VERSION + " (" + ee.toUpperCase(Locale.ROOT) + ")";
+    String what = war.getFileName() + " on bare Jetty " + version;
+    long uptime = ManagementFactory.getRuntimeMXBean().getUptime();
+    System.out.println(StartLine.format(what, address, connector.getLocalPort(), uptime, ""));
     System.out.flush();
     server.join();
   }

@@ -26,13 +26,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
 import org.eclipse.jetty.server.LocalConnector;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -102,35 +107,31 @@ public final class ApiCallsBench {
     try {
       byte[] value = new byte[100];
       Arrays.fill(value, (byte) 'v');
-      runner.set(call(null, "memcache", "Set", memcacheSet("k", value)), connector);
-      runner.set(call(null, "datastore_v3", "Put", datastorePut()), connector);
+      runner.client(new Call(null, "memcache", "Set", memcacheSet("k", value)), connector, 0);
+      runner.client(new Call(null, "datastore_v3", "Put", datastorePut()), connector, 0);
       List<Call> calls =
           List.of(
-              call("memcache get 100 B", "memcache", "Get", message(1, "k").toByteArray()),
-              call("datastore get", "datastore_v3", "Get", message(1, reference()).toByteArray()));
+              new Call("memcache get 100 B", "memcache", "Get", message(1, "k").toByteArray()),
+              new Call(
+                  "datastore get", "datastore_v3", "Get", message(1, reference()).toByteArray()));
       out.printf(
           "API calls through the local API host (127.0.0.1:%d), %d s per case, %d rounds,"
               + " JDK %s, %d CPUs%n",
           port, seconds, rounds, Runtime.version(), Runtime.getRuntime().availableProcessors());
-      // Warm-up: every case for a round's time, not recorded.
-      for (Call call : calls) {
-        for (int threads : new int[] {1, 16}) {
-          measure(threads, seconds, () -> runner.client(call, connector, seconds));
-          measure(threads, seconds, () -> baseline(http, rpc, call, seconds));
-        }
-      }
       out.println(
           "| call | threads | path | calls/s | p50 µs | p99 µs | CPU µs/call | alloc B/call |");
       out.println("|---|---|---|---|---|---|---|---|");
-      for (int round = 1; round <= rounds; round++) {
+      // Round 0 is the warm-up: every case for a round's time, not printed.
+      PrintStream table = new PrintStream(OutputStream.nullOutputStream());
+      for (int round = 0; round <= rounds; round++, table = out) {
         for (Call call : calls) {
           for (int threads : new int[] {1, 16}) {
             Result client =
                 measure(threads, seconds, () -> runner.client(call, connector, seconds));
             Result base = measure(threads, seconds, () -> baseline(http, rpc, call, seconds));
-            row(out, call, threads, "client", client);
-            row(out, call, threads, "baseline", base);
-            out.printf(
+            row(table, call, threads, "client", client);
+            row(table, call, threads, "baseline", base);
+            table.printf(
                 "| %s | %d | client - baseline | | %+d | %+d | %+.1f | %+.0f |%n",
                 call.name(),
                 threads,
@@ -168,24 +169,21 @@ public final class ApiCallsBench {
     long cpu = os.getProcessCpuTime();
     long allocated = allocatedBytes();
     long start = System.nanoTime();
-    List<Future<long[]>> running = new ArrayList<>();
-    for (int i = 0; i < threads; i++) {
-      running.add(pool.submit(task));
-    }
-    List<long[]> all = new ArrayList<>();
-    for (Future<long[]> f : running) {
-      all.add(f.get());
-    }
+    List<Future<long[]>> done = pool.invokeAll(Collections.nCopies(threads, task));
     long took = System.nanoTime() - start;
     double cpuUsed = os.getProcessCpuTime() - cpu;
     double bytes = allocatedBytes() - allocated;
     pool.shutdown();
-    long[] latencies = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-    int n = latencies.length;
+    LongStream latencies = LongStream.empty();
+    for (Future<long[]> f : done) {
+      latencies = LongStream.concat(latencies, Arrays.stream(f.get()));
+    }
+    long[] sorted = latencies.sorted().toArray();
+    int n = sorted.length;
     return new Result(
         n * 1e9 / took,
-        latencies[n / 2],
-        latencies[Math.min(n - 1, (int) (n * 0.99))],
+        sorted[n / 2],
+        sorted[Math.min(n - 1, (int) (n * 0.99))],
         cpuUsed / n,
         bytes / n);
   }
@@ -243,18 +241,13 @@ public final class ApiCallsBench {
   /** Runs calls inside requests, as an app does: the request's thread has its environment. */
   private static final class Runner extends org.eclipse.jetty.server.Handler.Abstract {
     private final Method makeSyncCall;
-    private final java.util.Map<Integer, Job> jobs = new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicInteger ids =
-        new java.util.concurrent.atomic.AtomicInteger();
+    private final Map<Integer, Job> jobs = new ConcurrentHashMap<>();
+    private final AtomicInteger ids = new AtomicInteger();
 
     private record Job(Call call, int seconds, long[][] latencies) {}
 
     Runner(Method makeSyncCall) {
       this.makeSyncCall = makeSyncCall;
-    }
-
-    void set(Call call, LocalConnector connector) throws Exception {
-      client(call, connector, 0);
     }
 
     /** One request that makes calls for {@code seconds} (one call for 0). */
@@ -267,7 +260,7 @@ public final class ApiCallsBench {
             connector.getResponse(
                 "GET /?job=" + id + " HTTP/1.1\r\nHost: localhost\r\n\r\n",
                 seconds + 60L,
-                java.util.concurrent.TimeUnit.SECONDS);
+                TimeUnit.SECONDS);
         if (response == null || !response.startsWith("HTTP/1.1 200")) {
           throw new IllegalStateException("bench request failed: " + response);
         }
@@ -289,10 +282,6 @@ public final class ApiCallsBench {
       callback.succeeded();
       return true;
     }
-  }
-
-  private static Call call(String name, String service, String method, byte[] payload) {
-    return new Call(name, service, method, payload);
   }
 
   private static Process startHost(Path lib, Path data) throws Exception {
