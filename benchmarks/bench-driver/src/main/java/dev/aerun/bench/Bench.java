@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * One benchmark run: for each EE version and each peer, a server JVM started fresh and measured
@@ -354,9 +355,10 @@ final class Bench {
   /** What the load generator cost beside the servers, and how many phases it could not time. */
   private Results.Generator generatorSummary() {
     List<CapacityRound> rounds = capacityRounds.values().stream().flatMap(List::stream).toList();
-    List<Results.PhaseLag> phases = new ArrayList<>();
-    results.cpu.forEach(r -> phases.add(r.lag()));
-    results.latency.forEach(r -> phases.add(r.lag()));
+    List<Results.PhaseLag> phases =
+        Stream.concat(
+                results.cpu.stream().map(r -> r.lag()), results.latency.stream().map(r -> r.lag()))
+            .toList();
     return new Results.Generator(
         "built-in (Java NIO, one selector thread, keep-alive connections)",
         spread(rounds, CapacityRound::generatorCpuMicrosPerRequestAtPeak).median(),

@@ -99,7 +99,7 @@ public record BenchOptions(
   static BenchOptions parse(String[] args, Path defaultRepo) throws UsageException {
     Profile profile = Profile.full();
     Path out = null;
-    List<Peer> peers = Peer.values();
+    List<Peer> peers = Peer.BUILT_IN;
     List<Scenario> scenarios = Scenario.DEFAULT;
     List<Long> echoSizes = List.of(32L * 1024, 1024L * 1024, 30L * 1024 * 1024);
     List<String> ees = EES;
@@ -266,12 +266,7 @@ public record BenchOptions(
   /** {@code 32k}, {@code 1m}, {@code 30m} or a number of bytes. */
   static long size(String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
-    long unit = 1;
-    if (t.endsWith("k")) {
-      unit = 1024;
-    } else if (t.endsWith("m")) {
-      unit = 1024 * 1024;
-    }
+    long unit = t.endsWith("k") ? 1024 : t.endsWith("m") ? 1024 * 1024 : 1;
     String digits = unit == 1 ? t : t.substring(0, t.length() - 1);
     try {
       long value = Long.parseLong(digits) * unit;

@@ -53,14 +53,9 @@ final class Calibration {
     double serverCpu =
         CpuClock.of(server.pid()).minus(before).microsPerRequest(run.ok() + run.errors(), true);
     String peer = server.peer().id;
+    double generatorCpu = run.generatorCpuMicrosPerRequest();
     CalibrationRow builtIn =
-        new CalibrationRow(
-            peer,
-            round,
-            "built-in",
-            run.achievedRate(),
-            run.generatorCpuMicrosPerRequest(),
-            serverCpu);
+        new CalibrationRow(peer, round, "built-in", run.achievedRate(), generatorCpu, serverCpu);
     results.calibration.add(builtIn);
     if (findOnPath("wrk") == null) {
       return line(builtIn);

@@ -77,9 +77,8 @@ final class EchoScenario {
     double cpuMicros = (s2.processCpuNanos() - s1.processCpuNanos()) / 1000.0 / n;
 
     List<Long> heap = new ArrayList<>();
-    Load measureHeap = new Load("POST", "/echo?heap", body);
     for (int i = 0; i < profile.heapSamples(); i++) {
-      check(client.send(port, measureHeap), size);
+      check(client.send(port, new Load("POST", "/echo?heap", body)), size);
       heap.add(ServerStats.fetch(client, port).heapAfterGc());
     }
     long heapMedian = (long) Stats.median(heap.stream().map(Long::doubleValue).toList());
@@ -111,10 +110,7 @@ final class EchoScenario {
   static long heapAtRest(LoadGenerator client, int port) {
     try {
       Exchange exchange = client.send(port, new Load("POST", "/echo?heap", new byte[0]));
-      if (exchange.status() != 200) {
-        return -1;
-      }
-      return ServerStats.fetch(client, port).heapAfterGc();
+      return exchange.status() != 200 ? -1 : ServerStats.fetch(client, port).heapAfterGc();
     } catch (Exception e) {
       return -1;
     }

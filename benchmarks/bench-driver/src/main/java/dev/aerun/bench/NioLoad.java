@@ -73,11 +73,10 @@ final class NioLoad implements AutoCloseable {
   private final Histogram latency = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
   private final long[] statuses = new long[600];
 
-  // Guarded by this: the hand-off of connections between the sender and the selector thread.
+  // Guarded by this: the hand-off of connections, and of the scheduled send times of requests
+  // that found none idle, between the sender and the selector thread.
   private final ArrayDeque<Conn> idle = new ArrayDeque<>();
-  private long[] backlog = new long[1024]; // a ring of scheduled send times, without boxing
-  private int backlogHead;
-  private int backlogSize;
+  private final ArrayDeque<Long> backlog = new ArrayDeque<>();
 
   // Written by the selector thread only.
   private long ok;
@@ -193,15 +192,7 @@ final class NioLoad implements AutoCloseable {
       synchronized (this) {
         conn = idle.pollFirst();
         if (conn == null) {
-          if (backlogSize == backlog.length) {
-            long[] bigger = new long[backlog.length * 2];
-            for (int i = 0; i < backlogSize; i++) {
-              bigger[i] = backlog[(backlogHead + i) % backlog.length];
-            }
-            backlog = bigger;
-            backlogHead = 0;
-          }
-          backlog[(backlogHead + backlogSize++) % backlog.length] = intended;
+          backlog.addLast(intended);
           return null;
         }
       }
@@ -353,15 +344,13 @@ final class NioLoad implements AutoCloseable {
       }
       return;
     }
-    long intended;
+    Long intended;
     synchronized (this) {
-      if (backlogSize == 0) {
+      intended = backlog.pollFirst();
+      if (intended == null) {
         idle.addFirst(conn);
         return;
       }
-      intended = backlog[backlogHead];
-      backlogHead = (backlogHead + 1) % backlog.length;
-      backlogSize--;
     }
     send(conn, intended);
   }

@@ -30,7 +30,9 @@ public final class Peer {
           List.of("--mode", "legacy", "--rpc-transport", "tcp"),
           null);
 
-  private static final List<Peer> BUILT_IN = List.of(BARE, HTTP, LEGACY, LEGACY_TCP);
+  /** The built-in peers, in report order. */
+  static final List<Peer> BUILT_IN = List.of(BARE, HTTP, LEGACY, LEGACY_TCP);
+
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,31}");
   private static final Pattern WORD = Pattern.compile("(?:[^\\s'\"]+|'[^']*'|\"[^\"]*\")+");
   private static final Pattern QUOTED = Pattern.compile("'([^']*)'|\"([^\"]*)\"");
@@ -49,11 +51,6 @@ public final class Peer {
     this.label = label;
     this.runtimeOptions = runtimeOptions;
     this.template = template;
-  }
-
-  /** The built-in peers, in report order. */
-  static List<Peer> values() {
-    return BUILT_IN;
   }
 
   public static Peer byId(String id) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.function.Supplier;
+import java.util.stream.LongStream;
 
 /**
  * The CPU time a virtual machine's hypervisor took from it ("steal": the eighth figure of the
@@ -89,15 +90,10 @@ final class Steal {
       if (!fields[0].equals("cpu") || fields.length < 9) {
         return UNKNOWN;
       }
-      long[] ticks = new long[8];
-      for (int i = 0; i < 8; i++) {
-        ticks[i] = Long.parseLong(fields[i + 1]);
-      }
+      long[] ticks = Arrays.stream(fields, 1, 9).mapToLong(Long::parseLong).toArray();
       long total = Arrays.stream(ticks).sum();
-      long own = 0;
-      for (int field = 14; field <= 17; field++) {
-        own += CpuClock.statField(selfStat, field);
-      }
+      long own =
+          LongStream.rangeClosed(14, 17).map(f -> CpuClock.statField(selfStat, (int) f)).sum();
       return new Sample(ticks[7], total, total - ticks[3] - ticks[4] - ticks[7], own);
     }
 

@@ -105,8 +105,7 @@ public final class ApiCallsBench {
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     URI rpc = URI.create("http://127.0.0.1:" + port + "/rpc_http");
     try {
-      byte[] value = new byte[100];
-      Arrays.fill(value, (byte) 'v');
+      byte[] value = "v".repeat(100).getBytes(StandardCharsets.US_ASCII);
       runner.client(new Call(null, "memcache", "Set", memcacheSet("k", value)), connector, 0);
       runner.client(new Call(null, "datastore_v3", "Put", datastorePut()), connector, 0);
       List<Call> calls =
@@ -338,8 +337,7 @@ public final class ApiCallsBench {
 
   private static byte[] datastorePut() {
     // PutRequest { entity = 1: EntityProto { key = 13, entity_group = 16: Path, property = 14 } }
-    byte[] value = new byte[100];
-    Arrays.fill(value, (byte) 'd');
+    byte[] value = "d".repeat(100).getBytes(StandardCharsets.US_ASCII);
     // Property { name = 3: "p", value = 5: PropertyValue { stringValue = 3 }, multiple = 4: false }
     UnknownFieldSet property = message(3, "p", 5, message(3, value), 4, 0L);
     return message(1, message(13, reference(), 16, path(), 14, property)).toByteArray();
