@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -80,7 +81,9 @@ final class Bench {
             + options.peers().stream().map(p -> p.id).toList()
             + ", results in "
             + options.out());
-    bench.measureAll(new LoadGenerator());
+    try (LoadGenerator client = new LoadGenerator()) {
+      bench.measureAll(client);
+    }
     double others = cpuBefore.othersPercentUntil(Steal.Sample.now());
     bench.results.meta =
         bench.meta(startedAt, (System.nanoTime() - start) / 1e9, commandLine, loadBefore, others);
@@ -156,7 +159,7 @@ final class Bench {
         }
         Peer peer = server.peer();
         int port = server.awaitPort();
-        Map<String, Step> steps = new LinkedHashMap<>();
+        Map<String, Callable<String>> steps = new LinkedHashMap<>();
         if (options.runs(Scenario.CALIBRATE)) {
           steps.put(
               "calibrate: built-in, wrk",
@@ -382,19 +385,12 @@ final class Bench {
     boolean first = round == 1;
     String starting = first ? "start" : "start for echo round " + round;
     progress.begin(peer.id + " " + ee + ": " + starting);
-    ServerProcess server;
+    ServerProcess server = null;
     Steal.Sample before = Steal.Sample.now();
     try {
       server = start(peer, ee, first ? "main" : "echo-" + round);
-    } catch (Exception e) {
-      fail(peer, ee, starting, e);
-      return null;
-    }
-    int port;
-    try {
       long nanos = server.awaitFirstOk("/hello");
       double stolen = before.percentUntil(Steal.Sample.now());
-      port = server.awaitPort();
       Matcher version = JETTY_VERSION.matcher(server.process().output());
       jettyVersion = version.find() ? version.group(1) : jettyVersion;
       if (first && ee.equals("ee10") && options.runs(Scenario.COLDSTART)) {
@@ -407,25 +403,22 @@ final class Bench {
               "first 200 after %.0f ms, RSS %s", nanos / 1e6, Report.bytes(server.rssBytes())));
     } catch (Exception e) {
       fail(peer, ee, starting, e);
-      server.close();
+      if (server != null) {
+        server.close();
+      }
       return null;
     }
+    int port = server.awaitPort();
     String of = first ? "" : " [" + round + "/" + options.echoRounds() + "]";
     for (long size : options.runs(Scenario.ECHO) ? options.echoSizes() : List.<Long>of()) {
-      step(
-          peer,
-          ee,
-          "echo " + Report.size(size) + of,
-          () -> echo.run(client, peer, ee, round, port, size, results));
+      String what = "echo " + Report.size(size) + of;
+      step(peer, ee, what, () -> echo.run(client, peer, ee, round, port, size, results));
     }
     return server;
   }
 
   /** Records the server's process figures, stops it and trims its log. */
   private void finish(LoadGenerator client, ServerProcess server) {
-    if (server == null) {
-      return;
-    }
     try {
       int threads = -1;
       try {
@@ -443,15 +436,13 @@ final class Bench {
     }
   }
 
-  /** A scenario step: on failure, recorded, and the peer goes on with the next one. */
-  private interface Step {
-    String run() throws Exception;
-  }
-
-  private void step(Peer peer, String ee, String what, Step step) {
+  /**
+   * A scenario step, which answers its progress line: on failure, recorded, and the peer goes on.
+   */
+  private void step(Peer peer, String ee, String what, Callable<String> step) {
     progress.begin(peer.id + " " + ee + ": " + what);
     try {
-      progress.end(step.run());
+      progress.end(step.call());
     } catch (Exception | AssertionError e) {
       fail(peer, ee, what, e);
     }

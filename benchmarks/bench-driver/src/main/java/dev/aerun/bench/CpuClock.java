@@ -1,5 +1,6 @@
 package dev.aerun.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -23,11 +24,9 @@ final class CpuClock {
 
   /** This JVM's CPU time so far, all threads, user and system; -1 where the JVM does not say. */
   static long processCpuNanos() {
-    if (ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os) {
-      return os.getProcessCpuTime();
-    }
-    return -1;
+    return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
+        ? os.getProcessCpuTime()
+        : -1;
   }
 
   /**

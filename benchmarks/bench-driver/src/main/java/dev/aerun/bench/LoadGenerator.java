@@ -1,37 +1,32 @@
 package dev.aerun.bench;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpRequest.BodyPublishers;
-import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.HdrHistogram.Histogram;
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The load generator, in this JVM, against 127.0.0.1 only. Load runs ({@link #openLoop}, {@link
  * #closedLoop}) go through a lean NIO engine ({@link NioLoad}: pre-encoded requests, responses read
  * only as far as their framing), so that the generator costs a fraction of the server's CPU per
- * request; single requests that need their answer (echo, stats) go through the JDK's HTTP client,
- * keep-alive HTTP/1.1 as the load runs.
- *
- * <p>{@link #openLoop} sends on a fixed schedule, whether or not earlier requests returned, and
- * measures each request's latency from the moment the schedule meant to send it: a server that
- * stalls is charged for every request the stall delayed (no coordinated omission). Every run is
- * bounded: the schedule has a fixed number of requests, each request a timeout, and the wait for
- * stragglers a limit.
+ * request; single requests that need their answer (echo, stats) go through Jetty's HTTP client.
+ * Every run is bounded: the schedule has a fixed number of requests, each request a timeout, and
+ * the wait for stragglers a limit.
  */
-final class LoadGenerator {
+final class LoadGenerator implements AutoCloseable {
   /** The largest latency recorded: one minute, in microseconds. */
   static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
 
@@ -41,15 +36,26 @@ final class LoadGenerator {
   /** Connections of an open-loop run: enough that a slow answer seldom makes a request queue. */
   static final int OPEN_LOOP_CONNECTIONS = 32;
 
-  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(20);
+  private static final long REQUEST_TIMEOUT_SECONDS = 20;
 
-  // HTTP/1.1 only: by default the JDK's client offers every request an upgrade to h2c, which the
-  // peers accept.
-  private final HttpClient client =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(5))
-          .build();
+  // Jetty's client, not the JDK's: it reads the answer while it still sends the request, which a
+  // streamed echo of 30 MiB needs.
+  private final HttpClient client = new HttpClient();
+
+  LoadGenerator() throws Exception {
+    QueuedThreadPool threads = new QueuedThreadPool(64);
+    threads.setName("bench-client");
+    threads.setDaemon(true);
+    client.setExecutor(threads);
+    client.setMaxConnectionsPerDestination(256);
+    client.setIdleTimeout(30_000);
+    client.setConnectTimeout(5_000);
+    client.setFollowRedirects(false);
+    client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "aerun-bench"));
+    // A response is counted as it comes, compressed or not: no decoding.
+    client.getContentDecoderFactories().clear();
+    client.start();
+  }
 
   /** What one request sends; {@code acceptEncoding} is its {@code Accept-Encoding}, or null. */
   record Load(String method, String path, byte[] body, String acceptEncoding) {
@@ -112,42 +118,45 @@ final class LoadGenerator {
 
   /** Sends one request and waits for the whole response, counting its bytes, keeping none. */
   Exchange send(int port, Load load) throws Exception {
+    CompletableFuture<Exchange> done = new CompletableFuture<>();
     long start = System.nanoTime();
-    HttpResponse<InputStream> response =
-        client.send(request(port, load), BodyHandlers.ofInputStream());
-    try (InputStream body = response.body()) {
-      long bytes = body.transferTo(OutputStream.nullOutputStream());
-      return new Exchange(response.statusCode(), bytes, System.nanoTime() - start);
-    }
+    long[] bytes = {0};
+    request(port, load)
+        .body(load.body() == null ? null : new BytesRequestContent(load.body()))
+        .onResponseContent((response, content) -> bytes[0] += content.remaining())
+        .send(
+            result -> {
+              if (result.isFailed()) {
+                done.completeExceptionally(result.getFailure());
+              } else {
+                long nanos = System.nanoTime() - start;
+                done.complete(new Exchange(result.getResponse().getStatus(), bytes[0], nanos));
+              }
+            });
+    return done.get(REQUEST_TIMEOUT_SECONDS + 5, TimeUnit.SECONDS);
   }
 
   /** {@code GET path} as text (the stats endpoint). */
   String getString(int port, String path) throws Exception {
-    HttpResponse<String> response =
-        client.send(request(port, new Load("GET", path, null)), BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
-      throw new IllegalStateException("GET " + path + " answered " + response.statusCode());
+    ContentResponse response = request(port, new Load("GET", path, null)).send();
+    if (response.getStatus() != 200) {
+      throw new IllegalStateException("GET " + path + " answered " + response.getStatus());
     }
-    return response.body();
+    return response.getContentAsString();
   }
 
-  private static HttpRequest request(int port, Load load) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + load.path()))
-            .timeout(REQUEST_TIMEOUT)
-            .header("User-Agent", "aerun-bench")
-            .method(
-                load.method(),
-                load.body() == null
-                    ? BodyPublishers.noBody()
-                    : BodyPublishers.ofByteArray(load.body()));
-    if (load.body() != null) {
-      request.header("Content-Type", "application/octet-stream");
-    }
-    if (load.acceptEncoding() != null) {
-      request.header("Accept-Encoding", load.acceptEncoding());
-    }
-    return request.build();
+  /**
+   * A request that asks for compression only when its load says so, as the load runs' requests do:
+   * Jetty's client puts {@code Accept-Encoding: gzip} on every new request, decoders or not, and
+   * the peers then compress the echo's answers.
+   */
+  private Request request(int port, Load load) {
+    return client
+        .newRequest("127.0.0.1", port)
+        .method(load.method())
+        .path(load.path())
+        .headers(h -> h.put(HttpHeader.ACCEPT_ENCODING, load.acceptEncoding())) // null: removed
+        .timeout(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
   }
 
   /**
@@ -171,12 +180,17 @@ final class LoadGenerator {
     return run(port, load, connections, engine -> engine.runClosedLoop(duration));
   }
 
-  private static <T> T run(int port, Load load, int connections, Function<NioLoad, T> run) {
+  private static RateRun run(int port, Load load, int connections, Function<NioLoad, RateRun> run) {
     InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
     try (NioLoad engine = new NioLoad(loopback, load, connections)) {
       return run.apply(engine);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot connect to 127.0.0.1:" + port, e);
     }
+  }
+
+  @Override
+  public void close() throws Exception {
+    client.stop();
   }
 }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * One peer's server JVM, started by the test harness ({@link RuntimeProcess}): its output goes to a
@@ -42,9 +43,8 @@ record ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, in
 
     /** Fails naming what is missing: the driver runs the reactor's build output. */
     void check(List<String> ees) {
-      List<Path> needed = new ArrayList<>(List.of(runtimeJar, bareJar));
-      ees.forEach(ee -> needed.add(war(ee)));
-      for (Path path : needed) {
+      for (Path path :
+          Stream.concat(Stream.of(runtimeJar, bareJar), ees.stream().map(this::war)).toList()) {
         if (!Files.isRegularFile(path)) {
           throw new IllegalStateException(
               path + " is missing: build first (mvn -B -q package -DskipTests)");

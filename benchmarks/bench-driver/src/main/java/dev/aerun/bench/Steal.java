@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.stream.LongStream;
 
@@ -138,19 +139,14 @@ final class Steal {
     }
   }
 
-  /** One timed phase. */
-  interface Phase<T> {
-    T run() throws Exception;
-  }
-
   /** Runs {@code phase}, again while the steal over it exceeds the bound; the least disturbed. */
-  <T> Measured<T> measure(Phase<T> phase) throws Exception {
+  <T> Measured<T> measure(Callable<T> phase) throws Exception {
     Measured<T> best = null;
     int run = 0;
     while (run < attempts) {
       run++;
       Sample before = clock.get();
-      T value = phase.run();
+      T value = phase.call();
       double percent = before.percentUntil(clock.get());
       if (best == null || percent < best.stealPercent()) {
         best = new Measured<>(value, percent, run, isDisturbed(percent));

@@ -11,10 +11,14 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,10 +28,21 @@ import org.junit.jupiter.api.Test;
  * are replaced. No assertion on a timing.
  */
 class NioLoadTest {
-  private static final LoadGenerator GENERATOR = new LoadGenerator();
+  private static LoadGenerator generator;
   private HttpServer server;
   private final AtomicInteger requests = new AtomicInteger();
+  private final List<String> acceptEncodings = new CopyOnWriteArrayList<>();
   private InetSocketAddress address;
+
+  @BeforeAll
+  static void startGenerator() throws Exception {
+    generator = new LoadGenerator();
+  }
+
+  @AfterAll
+  static void stopGenerator() throws Exception {
+    generator.close();
+  }
 
   @BeforeEach
   void start() throws Exception {
@@ -43,6 +58,14 @@ class NioLoadTest {
           try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
           }
+        });
+    server.createContext(
+        "/encoding",
+        exchange -> {
+          acceptEncodings.add(String.valueOf(exchange.getRequestHeaders().get("Accept-Encoding")));
+          exchange.getRequestBody().readAllBytes();
+          exchange.sendResponseHeaders(200, -1);
+          exchange.close();
         });
     server.createContext(
         "/chunked",
@@ -83,7 +106,7 @@ class NioLoadTest {
   @Test
   void openLoop_sendsTheWholeScheduleAndCountsEveryAnswer() throws Exception {
     RateRun run =
-        GENERATOR.openLoop(
+        generator.openLoop(
             address.getPort(),
             new Load("POST", "/hello", new byte[1024]),
             200,
@@ -103,19 +126,19 @@ class NioLoadTest {
   @Test
   void openLoop_chunkedAndClosingAndErrorAnswers() throws Exception {
     RateRun chunked =
-        GENERATOR.openLoop(
+        generator.openLoop(
             address.getPort(), new Load("GET", "/chunked", null), 100, Duration.ofMillis(300), 2);
     assertEquals(30, chunked.ok());
     assertEquals(0, chunked.errors());
 
     RateRun closing =
-        GENERATOR.openLoop(
+        generator.openLoop(
             address.getPort(), new Load("GET", "/close", null), 100, Duration.ofMillis(300), 2);
     assertEquals(30, closing.ok(), "a closed connection is replaced: " + closing.statuses());
     assertEquals(0, closing.errors());
 
     RateRun missing =
-        GENERATOR.openLoop(
+        generator.openLoop(
             address.getPort(), new Load("GET", "/missing", null), 100, Duration.ofMillis(200), 2);
     assertEquals(0, missing.ok());
     assertEquals(20, missing.errors());
@@ -126,7 +149,7 @@ class NioLoadTest {
   @Test
   void closedLoop_keepsEveryConnectionBusyAndCountsWhatItSent() throws Exception {
     RateRun run =
-        GENERATOR.closedLoop(
+        generator.closedLoop(
             address.getPort(), new Load("GET", "/hello", null), 3, Duration.ofMillis(300));
 
     assertTrue(run.ok() >= 3, "at least one answer per connection: " + run.ok());
@@ -137,13 +160,23 @@ class NioLoadTest {
   }
 
   @Test
+  void singleRequests_askForCompressionOnlyWhenTheLoadSaysSo() throws Exception {
+    int port = address.getPort();
+    assertEquals(200, generator.send(port, new Load("POST", "/encoding", new byte[10])).status());
+    assertEquals(200, generator.send(port, new Load("GET", "/encoding", null, "br")).status());
+    generator.getString(port, "/encoding");
+
+    assertEquals(List.of("null", "[br]", "null"), acceptEncodings);
+  }
+
+  @Test
   void noServer_isAClearFailure() throws Exception {
     server.stop(0);
     Exception e =
         org.junit.jupiter.api.Assertions.assertThrows(
             java.io.UncheckedIOException.class,
             () ->
-                GENERATOR.openLoop(
+                generator.openLoop(
                     address.getPort(), new Load("GET", "/", null), 10, Duration.ofMillis(100)));
     assertTrue(e.getMessage().contains("cannot connect to 127.0.0.1"), e.getMessage());
   }

@@ -29,8 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Legacy mode's front end, request to protobuf: the request contract and {@link UpRequests#build}
  * on a real Jetty request ({@code upRequest}), against the same server answering without them
- * ({@code baseline}); the difference is the translation's cost per request. Same package as {@code
- * UpRequests}, which is package-private.
+ * ({@code baseline}); the difference is the translation's cost per request.
  */
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)

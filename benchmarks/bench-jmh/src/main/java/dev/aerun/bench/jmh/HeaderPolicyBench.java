@@ -8,8 +8,7 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The header policy alone: classifying every header name of a platform request (the contract does
- * this once per header of every request), and checking a peer against a trusted-proxy list. Same
- * package as {@link RequestContract}, whose classifier is package-private.
+ * this once per header of every request), and checking a peer against a trusted-proxy list.
  */
 public class HeaderPolicyBench extends JmhSettings {
   private final String[] names =

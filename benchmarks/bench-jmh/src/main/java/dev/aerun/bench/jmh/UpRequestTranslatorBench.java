@@ -14,8 +14,7 @@ import org.openjdk.jmh.annotations.Setup;
 /**
  * Legacy mode's runtime side: an {@link UPRequest} turned into the Jetty request metadata the RPC
  * connector runs ({@link UpRequestTranslator#translate}), and, for the socket transports, the
- * message's serialization and parsing, with a small and a 1 MiB body. Same package as the
- * translator, which is package-private.
+ * message's serialization and parsing, with a small and a 1 MiB body.
  */
 public class UpRequestTranslatorBench extends JmhSettings {
   @Param({"1024", "1048576"})
