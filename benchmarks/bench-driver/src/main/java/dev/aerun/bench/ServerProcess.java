@@ -71,16 +71,11 @@ record ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, in
       knownPort = freePort();
       command.addAll(peer.command(java, jvmFlags, knownPort, layout.war(ee)));
     } else {
+      boolean bare = peer == Peer.BARE;
       command.add(java.toString());
       command.addAll(jvmFlags);
-      command.add("-jar");
-      if (peer == Peer.BARE) {
-        command.add(layout.bareJar().toString());
-        command.addAll(List.of("--ee", ee));
-      } else {
-        command.add(layout.runtimeJar().toString());
-        command.addAll(peer.runtimeOptions);
-      }
+      command.addAll(List.of("-jar", (bare ? layout.bareJar() : layout.runtimeJar()).toString()));
+      command.addAll(bare ? List.of("--ee", ee) : peer.runtimeOptions);
       command.addAll(
           List.of("--port", "0", "--address", "127.0.0.1", "--temp-dir", temp.toString()));
       command.add(layout.war(ee).toString());
