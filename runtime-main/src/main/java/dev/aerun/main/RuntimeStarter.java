@@ -123,7 +123,6 @@ final class RuntimeStarter {
   private static RunningRuntime deployAndServe(RuntimeConfig config) throws StartupException {
     LaunchOptions options = config.options();
     config.appSystemProperties().forEach(System::setProperty);
-    StartupWarmUp.startInBackground(config.server().protocols().compression());
     AppSettings.logCapacity(config.server().capacity(), config.role() == Role.RUNTIME);
     if (config.role() == Role.ALL) {
       try {

@@ -1,7 +1,5 @@
 package dev.aerun.runtime.server;
 
-import com.aayushatharva.brotli4j.Brotli4jLoader;
-import com.github.luben.zstd.util.Native;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -137,25 +135,6 @@ public final class BodyCompressionHandler extends CompressionHandler {
     clientHeader.setHandler(vary);
     vary.setHandler(malformedBodies);
     super.setHandler(clientHeader);
-  }
-
-  /**
-   * Loads the native libraries of the codecs beyond gzip (brotli's and zstandard's, which their
-   * loaders first copy out of their jars), as a handler's constructor would: a thread that calls it
-   * while the app deploys takes that work off the start's main thread. Safe on any thread and more
-   * than once; a codec that cannot load here is left for the constructor to report.
-   */
-  public static void loadNativeCodecs() {
-    try {
-      Brotli4jLoader.isAvailable();
-    } catch (LinkageError e) {
-      // reported by the constructor
-    }
-    try {
-      Native.load();
-    } catch (LinkageError | RuntimeException e) {
-      // reported by the constructor
-    }
   }
 
   private void add(Compression compression) {

@@ -64,7 +64,10 @@ public final class RuntimeLibraries {
           "org.checkerframework.",
           "org.codehaus.mojo.animal_sniffer.");
 
-  /** {@link #HIDDEN_PACKAGES} and the runtime's own package, as entry name prefixes. */
+  /**
+   * {@link #HIDDEN_PACKAGES} and the runtime's own package, as entry name prefixes (before {@link
+   * #RUNTIME_JARS}, which needs them).
+   */
   private static final String[] HIDDEN_PREFIXES =
       Stream.concat(HIDDEN_PACKAGES.stream(), Stream.of("dev.aerun."))
           .map(p -> p.replace('.', '/'))
@@ -83,28 +86,17 @@ public final class RuntimeLibraries {
    * runtime itself, except those of the servlet, JSP and EL APIs, which are the webapp's
    * environment: patterns for a {@code ClassMatcher} given to {@code
    * WebAppContext.addHiddenClassMatcher} (ee8: {@code addServerClassMatcher}).
-   *
-   * <p>The class path is read on the first call, on whichever thread makes it (the launcher makes
-   * it ahead on another thread while the app deploys), and kept; a failure to read it is thrown to
-   * each caller, never kept.
    */
   public static String[] hiddenClasses() {
     List<String> patterns = new ArrayList<>(HIDDEN_PACKAGES);
-    runtimeJars().forEach(jar -> patterns.add(jar.toString()));
+    RUNTIME_JARS.forEach(jar -> patterns.add(jar.toString()));
     return patterns.toArray(String[]::new);
   }
 
-  /** The jars of the application class loader, once found. */
-  private static Set<URI> runtimeJars;
+  /** The jars of the application class loader, found once. */
+  private static final Set<URI> RUNTIME_JARS = runtimeJars();
 
-  private static synchronized Set<URI> runtimeJars() {
-    if (runtimeJars == null) {
-      runtimeJars = findRuntimeJars();
-    }
-    return runtimeJars;
-  }
-
-  private static Set<URI> findRuntimeJars() {
+  private static Set<URI> runtimeJars() {
     ClassLoader system = ClassLoader.getSystemClassLoader();
     Set<URI> jars = new LinkedHashSet<>();
     try {
