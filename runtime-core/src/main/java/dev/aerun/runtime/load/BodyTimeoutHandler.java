@@ -384,6 +384,9 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
         long elapsed = System.nanoTime() - startNanos;
         if (elapsed < allowed) {
           scheduleTotal(allowed - elapsed);
+          if (ended) {
+            cancelTimers(); // completed while it was scheduled: its cancel saw the old timer
+          }
           return;
         }
         expire(elapsed, "the time allowed passed");
@@ -399,12 +402,12 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
         }
         long now = System.nanoTime();
         long due = rateDueNanos(now);
-        if (due > 0) {
-          scheduleRate(due);
-          return;
-        }
-        if (pendingDemand == null) {
-          scheduleRate(RECHECK_NANOS); // the reader is not waiting for the client just now
+        if (due > 0 || pendingDemand == null) {
+          // Not due yet, or the reader is not waiting for the client just now: look again.
+          scheduleRate(due > 0 ? due : RECHECK_NANOS);
+          if (ended) {
+            cancelTimers(); // completed while it was scheduled: its cancel saw the old timer
+          }
           return;
         }
         expire(
