@@ -402,6 +402,9 @@ final class Bench {
           Report.fmt(
               "first 200 after %.0f ms, RSS %s", nanos / 1e6, Report.bytes(server.rssBytes())));
     } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
       fail(peer, ee, starting, e);
       if (server != null) {
         server.close();
@@ -444,6 +447,9 @@ final class Bench {
     try {
       progress.end(step.call());
     } catch (Exception | AssertionError e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt(); // the run is being stopped: later steps see it too
+      }
       fail(peer, ee, what, e);
     }
   }

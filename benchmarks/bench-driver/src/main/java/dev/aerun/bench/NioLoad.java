@@ -74,9 +74,12 @@ final class NioLoad implements AutoCloseable {
   private final long[] statuses = new long[600];
 
   // Guarded by this: the hand-off of connections, and of the scheduled send times of requests
-  // that found none idle, between the sender and the selector thread.
+  // that found none idle (a ring: no boxing per request in an overloaded step), between the sender
+  // and the selector thread.
   private final ArrayDeque<Conn> idle = new ArrayDeque<>();
-  private final ArrayDeque<Long> backlog = new ArrayDeque<>();
+  private long[] backlog = new long[1024]; // a ring of scheduled send times, without boxing
+  private int backlogHead;
+  private int backlogSize;
 
   // Written by the selector thread only.
   private long ok;
@@ -192,7 +195,15 @@ final class NioLoad implements AutoCloseable {
       synchronized (this) {
         conn = idle.pollFirst();
         if (conn == null) {
-          backlog.addLast(intended);
+          if (backlogSize == backlog.length) {
+            long[] bigger = new long[backlog.length * 2];
+            for (int i = 0; i < backlogSize; i++) {
+              bigger[i] = backlog[(backlogHead + i) % backlog.length];
+            }
+            backlog = bigger;
+            backlogHead = 0;
+          }
+          backlog[(backlogHead + backlogSize++) % backlog.length] = intended;
           return null;
         }
       }
@@ -344,13 +355,15 @@ final class NioLoad implements AutoCloseable {
       }
       return;
     }
-    Long intended;
+    long intended;
     synchronized (this) {
-      intended = backlog.pollFirst();
-      if (intended == null) {
+      if (backlogSize == 0) {
         idle.addFirst(conn);
         return;
       }
+      intended = backlog[backlogHead];
+      backlogHead = (backlogHead + 1) % backlog.length;
+      backlogSize--;
     }
     send(conn, intended);
   }
