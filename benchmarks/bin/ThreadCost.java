@@ -1,12 +1,7 @@
-import java.io.BufferedInputStream;
-import java.io.EOFException;
+import dev.aerun.testing.RawHttp;
+import dev.aerun.testing.RawResponse;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.channels.Channels;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -28,16 +23,19 @@ import java.util.TreeMap;
  * round-robin over N keep-alive connections, the servers interleaved window by window. Linux only.
  *
  * <pre>
- * java benchmarks/bin/ThreadCost.java [--connections N] gzip|none RATE WARMUP REQUESTS ROUNDS \
- *     NAME=PORT:PID...
+ * java -cp aerun-testing/target/classes benchmarks/bin/ThreadCost.java [--connections N] \
+ *     gzip|none RATE WARMUP REQUESTS ROUNDS NAME=PORT:PID...
  * </pre>
+ *
+ * The connections are the project's raw client ({@link RawHttp}, module aerun-testing: build it
+ * first, e.g. with the servers).
  *
  * Context switches do not depend on what else the machine runs; CPU time does, so compare servers
  * window by window.
  */
 public final class ThreadCost {
   private static final String USAGE =
-      "usage: java ThreadCost.java [--connections N] gzip|none RATE WARMUP REQUESTS ROUNDS"
+      "usage: java -cp aerun-testing/target/classes ThreadCost.java [--connections N] gzip|none RATE WARMUP REQUESTS ROUNDS"
           + " NAME=PORT:PID...";
 
   public static void main(String[] args) throws Exception {
@@ -61,19 +59,19 @@ public final class ThreadCost {
     byte[] request = request(acceptEncoding, body);
     List<String> names = new ArrayList<>();
     List<Long> pids = new ArrayList<>();
-    List<List<Connection>> servers = new ArrayList<>();
+    List<List<RawHttp>> servers = new ArrayList<>();
     for (int i = next + 5; i < args.length; i++) {
       String[] nameAndAddress = args[i].split("=", 2);
       String[] portAndPid = nameAndAddress[1].split(":", 2);
       names.add(nameAndAddress[0]);
       pids.add(Long.parseLong(portAndPid[1]));
-      List<Connection> open = new ArrayList<>();
+      List<RawHttp> open = new ArrayList<>();
       for (int c = 0; c < connections; c++) {
-        open.add(new Connection(Integer.parseInt(portAndPid[0])));
+        open.add(RawHttp.connect(Integer.parseInt(portAndPid[0])));
       }
       servers.add(open);
     }
-    for (List<Connection> server : servers) {
+    for (List<RawHttp> server : servers) {
       run(server, request, warmup, rate);
     }
     for (int round = 0; round < rounds; round++) {
@@ -87,7 +85,7 @@ public final class ThreadCost {
   }
 
   /** Sends {@code count} requests at {@code rate} a second, round-robin over the connections. */
-  private static void run(List<Connection> connections, byte[] request, int count, double rate)
+  private static void run(List<RawHttp> connections, byte[] request, int count, double rate)
       throws IOException, InterruptedException {
     long period = rate <= 0 ? 0 : (long) (1e9 / rate);
     long due = System.nanoTime();
@@ -97,7 +95,7 @@ public final class ThreadCost {
           Thread.sleep((wait - 100_000) / 1_000_000, (int) ((wait - 100_000) % 1_000_000));
         }
       }
-      connections.get(i % connections.size()).send(request);
+      send(connections.get(i % connections.size()), request);
       due += period;
     }
   }
@@ -184,64 +182,13 @@ public final class ThreadCost {
     return all;
   }
 
-  /** One keep-alive HTTP/1.1 connection to 127.0.0.1, read just enough to frame responses. */
-  private static final class Connection {
-    private final InputStream in;
-    private final OutputStream out;
-
-    Connection(int port) throws IOException {
-      SocketChannel channel = SocketChannel.open();
-      channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-      channel.connect(new InetSocketAddress("127.0.0.1", port));
-      in = new BufferedInputStream(Channels.newInputStream(channel), 64 * 1024);
-      out = Channels.newOutputStream(channel);
-    }
-
-    void send(byte[] request) throws IOException {
-      out.write(request);
-      out.flush();
-      String status = line();
-      if (!status.startsWith("HTTP/1.1 200 ")) {
-        throw new IOException("answered " + status);
-      }
-      long length = -1;
-      boolean chunked = false;
-      for (String header = line(); !header.isEmpty(); header = line()) {
-        String lower = header.toLowerCase(Locale.ROOT);
-        if (lower.startsWith("content-length:")) {
-          length = Long.parseLong(header.substring("content-length:".length()).trim());
-        } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
-          chunked = true;
-        }
-      }
-      if (!chunked) {
-        in.skipNBytes(length);
-        return;
-      }
-      for (int size = chunkSize(); size > 0; size = chunkSize()) {
-        in.skipNBytes(size);
-        line();
-      }
-      while (!line().isEmpty()) {
-        // trailers
-      }
-    }
-
-    private int chunkSize() throws IOException {
-      return Integer.parseInt(line().split(";", 2)[0].trim(), 16);
-    }
-
-    private String line() throws IOException {
-      StringBuilder line = new StringBuilder();
-      for (int c = in.read(); c != '\n'; c = in.read()) {
-        if (c < 0) {
-          throw new EOFException();
-        }
-        if (c != '\r') {
-          line.append((char) c);
-        }
-      }
-      return line.toString();
+  /** One request on a keep-alive connection, its answer read whole (the body into no buffer). */
+  private static void send(RawHttp connection, byte[] request) throws IOException {
+    connection.write(request);
+    RawResponse response =
+        connection.readResponse(false, OutputStream.nullOutputStream(), () -> {});
+    if (response.statusLine() == null || response.status() != 200 || response.error() != null) {
+      throw new IOException("answered " + response.statusLine() + " (" + response.error() + ")");
     }
   }
 }
