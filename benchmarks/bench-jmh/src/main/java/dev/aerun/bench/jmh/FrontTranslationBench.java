@@ -8,52 +8,37 @@ import dev.aerun.runtime.contract.ContractResult;
 import dev.aerun.runtime.contract.RequestContract;
 import dev.aerun.runtime.env.AppEnvironment;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.LocalConnector;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.Callback;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Legacy mode's front end, request to protobuf: the request contract and {@link UpRequests#build}
  * on a real Jetty request ({@code upRequest}), against the same server answering without them
  * ({@code baseline}); the difference is the translation's cost per request.
  */
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-public class FrontTranslationBench extends JmhSettings {
-  private static final byte[] REQUEST =
-      ("GET /bytes?size=5120 HTTP/1.1\r\n"
-              + "Host: app.example.com\r\n"
-              + "User-Agent: Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/120.0\r\n"
-              + "Accept: */*\r\n"
-              + "Accept-Encoding: gzip, deflate, br\r\n"
-              + "Cookie: session=abc123; theme=dark\r\n"
-              + "X-Cloud-Trace-Context: 4bf92f3577b34da6a3ce929d0e0e4736/12345;o=1\r\n"
-              + "\r\n")
-          .getBytes(StandardCharsets.US_ASCII);
+public class FrontTranslationBench extends KeepAliveGetBench {
+  private static final String REQUEST =
+      "GET /bytes?size=5120 HTTP/1.1\r\n"
+          + "Host: app.example.com\r\n"
+          + "User-Agent: Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/120.0\r\n"
+          + "Accept: */*\r\n"
+          + "Accept-Encoding: gzip, deflate, br\r\n"
+          + "Cookie: session=abc123; theme=dark\r\n"
+          + "X-Cloud-Trace-Context: 4bf92f3577b34da6a3ce929d0e0e4736/12345;o=1\r\n"
+          + "\r\n";
 
   @Param({"baseline", "upRequest"})
   public String handler;
 
   /** Where built messages go, so that the JIT cannot drop the work. */
   static volatile UPRequest sink;
-
-  private Server server;
-  private LocalConnector.LocalEndPoint endpoint;
 
   /** Builds the message the front end would send, then answers 200 with no body. */
   static final class Translate extends Handler.Abstract {
@@ -88,21 +73,9 @@ public class FrontTranslationBench extends JmhSettings {
 
   @Setup(Level.Trial)
   public void start() throws Exception {
-    server = new Server();
+    Server server = new Server();
     server.setHandler(new Translate(handler.equals("upRequest")));
-    LocalConnector local = new LocalConnector(server);
-    server.addConnector(local);
     server.start();
-    endpoint = local.connect();
-  }
-
-  @Benchmark
-  public ByteBuffer keepAliveGet() throws Exception {
-    return HandlerChainBench.exchange(endpoint, REQUEST);
-  }
-
-  @TearDown(Level.Trial)
-  public void stop() throws Exception {
-    server.stop();
+    connect(server, new LocalConnector(server), REQUEST);
   }
 }

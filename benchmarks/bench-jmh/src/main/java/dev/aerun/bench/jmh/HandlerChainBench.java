@@ -9,7 +9,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.HttpHeader;
@@ -18,43 +17,30 @@ import org.eclipse.jetty.server.LocalConnector;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A keep-alive {@code GET} through a whole server in memory ({@link LocalConnector}: no sockets),
- * to a core handler that answers 5 bytes and allocates nothing: Jetty alone ({@code bare}) against
- * HttpConnector mode's request path ({@code httpConnector}: health, draining, the concurrency
- * limit, the request contract, the trace, the deadline, the size limits, warm-up, the request log).
- * The difference is what the runtime's request path costs per request; {@code -prof gc} shows it in
- * bytes ({@code gc.alloc.rate.norm}). The time per operation includes {@link LocalConnector}'s
- * hand-over to a pool thread and its wait for the response, so it is only good for comparing the
- * two chains with each other.
+ * A keep-alive {@code GET} to a core handler that answers 5 bytes and allocates nothing: Jetty
+ * alone ({@code bare}) against HttpConnector mode's request path ({@code httpConnector}: health,
+ * draining, the concurrency limit, the request contract, the trace, the deadline, the size limits,
+ * warm-up, the request log). The difference is what the runtime's request path costs per request;
+ * {@code -prof gc} shows it in bytes ({@code gc.alloc.rate.norm}).
  *
  * <p>{@code requestLog=json} logs each request as the runtime does off a terminal with {@code
  * --request-log on} (Cloud Logging JSON, here written to nowhere); {@code off} is the runtime's
  * default off a terminal: no request log installed. The difference is the log line's cost.
  */
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-public class HandlerChainBench extends JmhSettings {
+public class HandlerChainBench extends KeepAliveGetBench {
   private static final byte[] HELLO = "hello".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] REQUEST =
-      ("GET /hello?name=bench HTTP/1.1\r\n"
-              + "Host: 127.0.0.1\r\n"
-              + "User-Agent: aerun-bench\r\n"
-              + "Accept: */*\r\n"
-              + "\r\n")
-          .getBytes(StandardCharsets.US_ASCII);
+  private static final String REQUEST =
+      "GET /hello?name=bench HTTP/1.1\r\n"
+          + "Host: 127.0.0.1\r\n"
+          + "User-Agent: aerun-bench\r\n"
+          + "Accept: */*\r\n"
+          + "\r\n";
 
   @Param({"bare", "httpConnector"})
   public String chain;
@@ -64,10 +50,6 @@ public class HandlerChainBench extends JmhSettings {
 
   /** Held, so that the level set on it stays: java.util.logging keeps loggers weakly. */
   private static final Logger REQUEST_LOG = Logger.getLogger(AccessLog.LOGGER_NAME);
-
-  private Server server;
-  private HttpConnectorServer runtime;
-  private LocalConnector.LocalEndPoint endpoint;
 
   /** The app: 200 and five bytes, nothing allocated. */
   static final class Hello extends org.eclipse.jetty.server.Handler.Abstract {
@@ -84,12 +66,13 @@ public class HandlerChainBench extends JmhSettings {
   @Setup(Level.Trial)
   public void start() throws Exception {
     configureLogging(requestLog.equals("json"));
+    Server server;
     if (chain.equals("bare")) {
       server = new Server();
       server.setHandler(new Hello());
       server.start();
     } else {
-      runtime =
+      HttpConnectorServer runtime =
           new HttpConnectorServer(
               HttpConnectorServer.Spec.defaults(new Hello())
                   .withServer(
@@ -100,14 +83,9 @@ public class HandlerChainBench extends JmhSettings {
       runtime.start();
       server = runtime.server();
     }
-    LocalConnector local =
-        new LocalConnector(
-            server,
-            new HttpConnectionFactory(
-                PublicServers.newHttpConfiguration(RequestLimits.defaults())));
-    server.addConnector(local);
-    local.start();
-    endpoint = local.connect();
+    HttpConnectionFactory http =
+        new HttpConnectionFactory(PublicServers.newHttpConfiguration(RequestLimits.defaults()));
+    connect(server, new LocalConnector(server, http), REQUEST);
   }
 
   /** Root handler: Cloud Logging JSON to nowhere, as the runtime logs to stdout off a terminal. */
@@ -119,26 +97,5 @@ public class HandlerChainBench extends JmhSettings {
     root.addHandler(new CloudJsonHandler(new PrintStream(OutputStream.nullOutputStream()), null));
     root.setLevel(java.util.logging.Level.INFO);
     REQUEST_LOG.setLevel(requestLogOn ? java.util.logging.Level.INFO : java.util.logging.Level.OFF);
-  }
-
-  @Benchmark
-  public ByteBuffer keepAliveGet() throws Exception {
-    return exchange(endpoint, REQUEST);
-  }
-
-  /** Sends {@code request} on a kept-alive in-memory connection and waits for the response. */
-  static ByteBuffer exchange(LocalConnector.LocalEndPoint endpoint, byte[] request)
-      throws Exception {
-    endpoint.addInputAndExecute(BufferUtil.toBuffer(request));
-    ByteBuffer response = endpoint.waitForResponse(false, 10, TimeUnit.SECONDS);
-    if (response == null) {
-      throw new IllegalStateException("no response");
-    }
-    return response;
-  }
-
-  @TearDown(Level.Trial)
-  public void stop() throws Exception {
-    server.stop();
   }
 }
