@@ -10,11 +10,7 @@ import java.io.OutputStream;
  * allocates is then the server's own doing.
  */
 public final class Streams {
-  /** The size of the per-thread copy buffer. */
-  public static final int BUFFER_SIZE = 16 * 1024;
-
-  private static final ThreadLocal<byte[]> BUFFER =
-      ThreadLocal.withInitial(() -> new byte[BUFFER_SIZE]);
+  private static final ThreadLocal<byte[]> BUFFER = ThreadLocal.withInitial(() -> new byte[16384]);
 
   /** What generated bodies are made of, written as many times as needed. */
   private static final byte[] PATTERN = pattern(64 * 1024);
@@ -26,10 +22,8 @@ public final class Streams {
    * went through (or at the end if the length is unknown), runs {@link
    * ProcessStats#measureHeapAfterGc()}: the heap then holds whatever the server keeps of this
    * request and of its response while the app is in the middle of it.
-   *
-   * @return the number of bytes copied
    */
-  public static long echo(InputStream in, OutputStream out, long length, boolean measureHeap)
+  public static void echo(InputStream in, OutputStream out, long length, boolean measureHeap)
       throws IOException {
     byte[] buffer = BUFFER.get();
     long half = length > 0 ? length / 2 : Long.MAX_VALUE;
@@ -47,18 +41,14 @@ public final class Streams {
     if (!measured) {
       ProcessStats.measureHeapAfterGc();
     }
-    return copied;
   }
 
   /** Reads {@code in} to its end, keeping nothing. */
-  public static long drain(InputStream in) throws IOException {
+  public static void drain(InputStream in) throws IOException {
     byte[] buffer = BUFFER.get();
-    long read = 0;
-    int n;
-    while ((n = in.read(buffer)) != -1) {
-      read += n;
+    while (in.read(buffer) != -1) {
+      // Dropped.
     }
-    return read;
   }
 
   /** Writes {@code size} bytes of a fixed pattern. */
