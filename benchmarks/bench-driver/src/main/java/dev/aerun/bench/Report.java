@@ -25,7 +25,6 @@ import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * The report of a run, in its results folder: {@code results.json} (every figure), {@code
@@ -45,9 +44,7 @@ final class Report {
   private static final DoubleFunction<String> SLOPE = f("%+.3f");
   private static final DoubleFunction<String> CHANGE = f("%+.0f");
 
-  /**
-   * A table row: each peer's figure (a median and its spread), its cell written by {@code cell}.
-   */
+  /** A table row: each peer's figure (a median and its spread), written by {@code cell}. */
   private record Row(String name, Map<String, Spread> byPeer, Function<Spread, String> cell) {
     Row named(String name) {
       return new Row(name, byPeer, cell);
@@ -589,19 +586,18 @@ final class Report {
     return peers == 0 ? 0 : Math.max(1, rows.size() / (int) peers);
   }
 
-  /** The ratio columns: {numerator, denominator, title}. */
+  /** The ratio columns of the peers that ran: {numerator, denominator, title}. */
   private List<String[]> ratioColumns() {
-    List<String[]> columns =
-        new ArrayList<>(
-            Stream.of(
-                    new String[] {"http", "bare", "HttpConnector / bare"},
-                    new String[] {"legacy", "http", "legacy / HttpConnector"},
-                    new String[] {"legacy-tcp", "http", "legacy (tcp) / HttpConnector"})
-                .filter(c -> has(c[0]) && has(c[1]))
-                .toList());
-    peers.stream()
-        .filter(p -> p.isCustom() && has("bare"))
-        .forEach(p -> columns.add(new String[] {p.id, "bare", p.label + " / bare"}));
+    List<String[]> columns = new ArrayList<>();
+    columns.add(new String[] {"http", "bare", "HttpConnector / bare"});
+    columns.add(new String[] {"legacy", "http", "legacy / HttpConnector"});
+    columns.add(new String[] {"legacy-tcp", "http", "legacy (tcp) / HttpConnector"});
+    for (Peer peer : peers) {
+      if (peer.isCustom()) {
+        columns.add(new String[] {peer.id, "bare", peer.label + " / bare"});
+      }
+    }
+    columns.removeIf(c -> !has(c[0]) || !has(c[1]));
     return columns;
   }
 

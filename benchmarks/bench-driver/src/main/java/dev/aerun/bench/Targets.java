@@ -102,7 +102,11 @@ final class Targets {
             (h, b) -> atLeast(h, b, 0.95)),
         row(
             "Cold start to the first 200 (hello): HttpConnector ≤ 1.1 × bare Jetty",
-            ratio(coldStarts(r, "http"), coldStarts(r, "bare"), "%.0f ms", 1.1)),
+            ratio(
+                coldStarts(r, "http"),
+                coldStarts(r, "bare"),
+                "%.0f ms",
+                (h, b) -> atMost(h, b, 1.1))),
         soak(r));
   }
 
@@ -124,10 +128,9 @@ final class Targets {
         .orElse(MET);
   }
 
-  /** The spread of {@code figure} over {@code peer}'s rows. */
-  private static <T> Spread of(
-      List<T> rows, Function<T, String> peerOf, String peer, ToDoubleFunction<T> figure) {
-    return Stats.byPeer(rows, peerOf, figure).getOrDefault(peer, Spread.NONE);
+  /** The spread of a figure of the CPU scenario's rounds on {@code peer}. */
+  private static Spread cpu(Results r, String peer, ToDoubleFunction<CpuRow> figure) {
+    return Stats.byPeer(r.cpu, CpuRow::peer, figure).getOrDefault(peer, Spread.NONE);
   }
 
   /** The median over a peer's server JVMs of an echo figure. */
@@ -181,8 +184,8 @@ final class Targets {
 
   /** The CPU scenario's requests with the runtime's defaults, medians of the rounds. */
   private static TargetRow allocationAtFixedRate(Results r) {
-    Spread http = of(r.cpu, CpuRow::peer, "http", CpuRow::allocatedBytesPerRequest);
-    Spread bare = of(r.cpu, CpuRow::peer, "bare", CpuRow::allocatedBytesPerRequest);
+    Spread http = cpu(r, "http", CpuRow::allocatedBytesPerRequest);
+    Spread bare = cpu(r, "bare", CpuRow::allocatedBytesPerRequest);
     double diff = http.median() - bare.median();
     String figure =
         Report.fmt(
@@ -201,14 +204,15 @@ final class Targets {
     String unit =
         Report.fmt(
             "%%.0f µs, without JIT; gross %s vs %s µs",
-            of(r.cpu, CpuRow::peer, "http", gross).format("%.0f"),
-            of(r.cpu, CpuRow::peer, other, gross).format("%.0f"));
-    Spread http = of(r.cpu, CpuRow::peer, "http", net);
-    return row(target, ratio(http, of(r.cpu, CpuRow::peer, other, net), unit, bound));
+            cpu(r, "http", gross).format("%.0f"), cpu(r, other, gross).format("%.0f"));
+    return row(
+        target,
+        ratio(cpu(r, "http", net), cpu(r, other, net), unit, (h, b) -> atMost(h, b, bound)));
   }
 
   private static Spread p99(Results r, String peer, long size) {
-    return of(sized(r, size), LatencyRow::peer, peer, l -> l.latencyMillis().p99());
+    ToDoubleFunction<LatencyRow> p99 = l -> l.latencyMillis().p99();
+    return Stats.byPeer(sized(r, size), LatencyRow::peer, p99).getOrDefault(peer, Spread.NONE);
   }
 
   private static List<LatencyRow> sized(Results r, long size) {
@@ -291,11 +295,6 @@ final class Targets {
         .orElse(Spread.NONE);
   }
 
-  /** HttpConnector's {@code h} at most {@code bound} × bare Jetty's {@code b}. */
-  private static List<Case> ratio(Spread h, Spread b, String format, double bound) {
-    return ratio(h, b, format, (x, y) -> atMost(x, y, bound));
-  }
-
   /**
    * HttpConnector's {@code h} against the other's {@code b}: the ratio and both spreads, each
    * number written with the {@code %.Nf} of {@code format}, its unit after it.
@@ -338,7 +337,7 @@ final class Targets {
     // Each figure: its name, whether lower is better, and its spread on a peer.
     List<Figure> figures = new ArrayList<>();
     ToDoubleFunction<CpuRow> cpu = CpuRow::cpuMicrosPerRequestNetOfJit;
-    figures.add(new Figure("CPU per request", true, p -> of(r.cpu, CpuRow::peer, p, cpu)));
+    figures.add(new Figure("CPU per request", true, p -> cpu(r, p, cpu)));
     for (long size : latencySizes(r)) {
       figures.add(new Figure("p99 latency, " + Report.size(size), true, p -> p99(r, p, size)));
     }
