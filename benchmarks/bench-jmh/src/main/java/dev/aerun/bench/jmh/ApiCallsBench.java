@@ -11,7 +11,6 @@ import dev.aerun.runtime.apis.AppEngineApis;
 import dev.aerun.runtime.env.AppEnvironment;
 import dev.aerun.runtime.security.LoginUrls;
 import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -305,8 +304,7 @@ public final class ApiCallsBench {
   }
 
   private static int awaitPort(Process host) throws Exception {
-    BufferedReader out =
-        new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader out = host.inputReader(StandardCharsets.UTF_8);
     for (String line; (line = out.readLine()) != null; ) {
       if (line.startsWith("aerun-api-host serving at 127.0.0.1:")) {
         return Integer.parseInt(line.substring(line.lastIndexOf(':') + 1).trim());

@@ -26,10 +26,7 @@ public abstract class KeepAliveGetBench extends JmhSettings {
   private LocalConnector.LocalEndPoint endpoint;
   private byte[] request;
 
-  /**
-   * Connects to {@code server}, started, through {@code local}; each operation sends {@code
-   * request}.
-   */
+  /** Each operation sends {@code request} to the started {@code server} through {@code local}. */
   void connect(Server server, LocalConnector local, String request) throws Exception {
     this.server = server;
     this.request = request.getBytes(StandardCharsets.US_ASCII);
