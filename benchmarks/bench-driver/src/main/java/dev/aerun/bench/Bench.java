@@ -29,6 +29,8 @@ import java.util.stream.Stream;
  */
 final class Bench {
   private static final Pattern JETTY_VERSION = Pattern.compile("on (?:bare )?Jetty (\\S+)");
+  private static final Pattern JAVA_RUNTIME_VERSION =
+      Pattern.compile("JAVA_RUNTIME_VERSION=\"([^\"]+)\"");
   private static final List<String> TIMED =
       List.of("cpu", "latency", "capacity", "calibrate", "h2c-peak");
   private static final long[] LATENCY_SIZES = {5 * 1024, 1024 * 1024};
@@ -234,13 +236,17 @@ final class Bench {
         Report.fmt(
             "soak at %.0f/s for %.1f min, %d peers side by side",
             options.soakRate(), options.soak().toSeconds() / 60.0, servers.size()));
-    List<CompletableFuture<Void>> soaks = new ArrayList<>();
-    for (ServerProcess server : servers) {
-      soaks.add(CompletableFuture.runAsync(() -> soak(client, server)));
-    }
-    soaks.forEach(CompletableFuture::join);
+    // A thread each: the common pool may have fewer threads than there are peers.
+    servers.stream()
+        .map(server -> CompletableFuture.runAsync(() -> soak(client, server), Bench::newThread))
+        .toList()
+        .forEach(CompletableFuture::join);
     List<String> order = options.peers().stream().map(p -> p.id).toList();
     results.soak.sort(Comparator.comparingInt(r -> order.indexOf(r.peer())));
+  }
+
+  private static void newThread(Runnable task) {
+    new Thread(task, "bench-soak").start();
   }
 
   private void soak(LoadGenerator client, ServerProcess server) {
@@ -296,9 +302,7 @@ final class Bench {
             () -> {
               Steal.Measured<Start> start = steal.measure(() -> coldStart(peer, name));
               Start s = start.value();
-              coldStarts
-                  .computeIfAbsent(peer.id, k -> new ArrayList<>())
-                  .add(new Start(s.millis(), s.rssBytes(), start.stealPercent()));
+              addColdStart(peer, s.millis(), s.rssBytes(), start.stealPercent());
               return Report.fmt("%.0f ms", s.millis()) + start.note();
             });
       }
@@ -328,6 +332,11 @@ final class Bench {
     try (ServerProcess server = start(peer, "ee10", what)) {
       return new Start(server.awaitFirstOk("/hello") / 1e6, server.rssBytes(), Double.NaN);
     }
+  }
+
+  private void addColdStart(Peer peer, double millis, long rssBytes, double stealPercent) {
+    Start start = new Start(millis, rssBytes, stealPercent);
+    coldStarts.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(start);
   }
 
   /** One capacity[] row per peer: the medians and spreads of its rounds. */
@@ -394,17 +403,12 @@ final class Bench {
       Matcher version = JETTY_VERSION.matcher(server.process().output());
       jettyVersion = version.find() ? version.group(1) : jettyVersion;
       if (first && ee.equals("ee10") && options.runs(Scenario.COLDSTART)) {
-        coldStarts
-            .computeIfAbsent(peer.id, k -> new ArrayList<>())
-            .add(new Start(nanos / 1e6, server.rssBytes(), stolen));
+        addColdStart(peer, nanos / 1e6, server.rssBytes(), stolen);
       }
       progress.end(
           Report.fmt(
               "first 200 after %.0f ms, RSS %s", nanos / 1e6, Report.bytes(server.rssBytes())));
     } catch (Exception e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
       fail(peer, ee, starting, e);
       if (server != null) {
         server.close();
@@ -447,14 +451,14 @@ final class Bench {
     try {
       progress.end(step.call());
     } catch (Exception | AssertionError e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt(); // the run is being stopped: later steps see it too
-      }
       fail(peer, ee, what, e);
     }
   }
 
   private void fail(Peer peer, String ee, String what, Throwable e) {
+    if (e instanceof InterruptedException) {
+      Thread.currentThread().interrupt(); // the run is being stopped: later steps see it too
+    }
     String message = e.getMessage() == null ? e.toString() : e.getMessage();
     results.failures.add(new Failure(peer.id, ee, what, message));
     progress.end("FAILED: " + message.lines().findFirst().orElse(""));
@@ -487,16 +491,11 @@ final class Bench {
   private Results.Meta meta(
       Instant startedAt, double seconds, String command, double loadBefore, double others) {
     String serverJavaVersion = "?";
-    try {
-      Process process =
-          new ProcessBuilder(options.java().toString(), "-XshowSettings:properties", "-version")
-              .redirectErrorStream(true)
-              .start();
-      String text = new String(process.getInputStream().readAllBytes());
-      process.waitFor();
-      Matcher m = Pattern.compile("java\\.runtime\\.version = (\\S+)").matcher(text);
+    try { // the release file of the JDK whose launcher the servers run
+      Path release = options.java().toRealPath().getParent().getParent().resolve("release");
+      Matcher m = JAVA_RUNTIME_VERSION.matcher(Files.readString(release));
       serverJavaVersion = m.find() ? m.group(1) : "?";
-    } catch (IOException | InterruptedException e) {
+    } catch (IOException | RuntimeException e) {
       // Said as "?".
     }
     return new Results.Meta(

@@ -1,5 +1,9 @@
 package dev.aerun.bench;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,55 +43,16 @@ public record BenchOptions(
 
   static final List<String> DEFAULT_JVM_FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
 
-  static final String USAGE =
-      """
-      usage: java -jar benchmarks/bench-driver/target/bench-driver.jar [options]
-             java -jar benchmarks/bench-driver/target/bench-driver.jar --reload [N]
-               (hot reload of the dev server: change-to-new-code time, memory after N reloads)
+  /** The help text ({@code usage.txt}): every option, what it does, its default. */
+  static final String USAGE = usage();
 
-        --quick                 the short profile (under five minutes); default: the full profile
-        --out DIR               results folder (default: results/<date>-<profile>)
-        --peers LIST            bare,http,legacy,legacy-tcp (default: all, in that order)
-        --peer NAME=COMMAND     one more peer: any server on the same WAR, e.g. Tomcat or
-                                another runtime (repeatable). COMMAND is a template with
-                                {java}, {jvm-flags}, {port} (required) and {war}; the server
-                                must listen on 127.0.0.1:{port}
-        --scenarios LIST        echo,cpu,latency,capacity,coldstart (the default), soak
-        --echo-sizes LIST       32k,1m,30m (default)
-        --echo-rounds N         server JVMs per peer that run the echo scenario, the peers
-                                interleaved; legacy mode's peers run it in one (default: 3,
-                                with --quick 1)
-        --ee LIST               ee10,ee8,ee11 (default); EE8 and EE11 run the echo scenario only
-        --java PATH             java of the server JVMs (default: the driver's own)
-        --jvm-flags "FLAGS"     server JVM flags, the same for every peer
-                                (default: -Xms1g -Xmx1g -XX:+UseG1GC)
-        --p99-bound-ms N        capacity: the highest rate whose p99 stays under N ms (default 10)
-        --soak-minutes N        how long the soak lasts, the peers side by side (default 1;
-                                the published figure: 30)
-        --soak-rate N           the soak's steady rate of GET /hello, per peer (default 200)
-        --max-steal PCT         run a timed phase again when the hypervisor took more than
-                                PCT % of the machine's CPU during it (/proc/stat steal;
-                                default 3; up to 3 runs in the quick profile, 5 in the full)
-        --jfr                   also record a JFR profile of each EE10 peer under the CPU
-                                scenario's load, summarised into profiles/*.txt (adds
-                                -XX:FlightRecorderOptions:stackdepth=512 to every peer)
-        --repo DIR              the built repository (default: found from the driver's jar)
-        --calibrate             instead of the benchmarks: the built-in load generator and
-                                wrk against the same bare Jetty, interleaved (peak
-                                throughput, CPU per request; --scenarios calibrate on
-                                bare, EE10); "not calibrated" without wrk
-        --accept-encoding E     the CPU scenario's requests ask for compressed answers
-                                (e.g. gzip): every peer compresses its 32 KiB answer
-                                (default: no Accept-Encoding, nothing compressed)
-        --h2c-peak              instead of the benchmarks: peak throughput and CPU per
-                                request of GET /hello over h2c (h2load) and HTTP/1.1 (wrk),
-                                bare Jetty with h2c against HttpConnector mode, interleaved
-                                (--scenarios h2c-peak on bare,http, EE10)
-        -h, --help              this text
-
-      or: java -jar bench-driver.jar --jfr-summary FILE.jfr
-        prints the top allocating and running frames of any JFR recording
-      """;
+  private static String usage() {
+    try (InputStream in = BenchOptions.class.getResourceAsStream("usage.txt")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 
   /** Thrown for a wrong command line; the message is for the user. */
   static final class UsageException extends Exception {

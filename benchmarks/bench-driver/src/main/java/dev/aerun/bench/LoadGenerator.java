@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.ContentResponse;
@@ -169,7 +168,7 @@ final class LoadGenerator implements AutoCloseable {
   }
 
   RateRun openLoop(int port, Load load, double rate, Duration duration, int connections) {
-    return run(port, load, connections, engine -> engine.runOpenLoop(rate, duration));
+    return run(port, load, rate, duration, connections);
   }
 
   /**
@@ -177,13 +176,13 @@ final class LoadGenerator implements AutoCloseable {
    * as soon as the previous answer is complete, for {@code duration}.
    */
   RateRun closedLoop(int port, Load load, int connections, Duration duration) {
-    return run(port, load, connections, engine -> engine.runClosedLoop(duration));
+    return run(port, load, Double.NaN, duration, connections);
   }
 
-  private static RateRun run(int port, Load load, int connections, Function<NioLoad, RateRun> run) {
+  private static RateRun run(int port, Load load, double rate, Duration duration, int connections) {
     InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
     try (NioLoad engine = new NioLoad(loopback, load, connections)) {
-      return run.apply(engine);
+      return engine.run(rate, duration);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot connect to 127.0.0.1:" + port, e);
     }

@@ -125,16 +125,25 @@ final class NioLoad implements AutoCloseable {
     return buffer.flip().asReadOnlyBuffer();
   }
 
-  /** See {@link LoadGenerator#openLoop}. */
-  RateRun runOpenLoop(double rate, Duration duration) {
+  /**
+   * A run of {@code duration}: open loop at {@code rate} ({@link LoadGenerator#openLoop}), or
+   * closed loop where {@code rate} is NaN ({@link LoadGenerator#closedLoop}).
+   */
+  RateRun run(double rate, Duration duration) {
+    closedLoop = Double.isNaN(rate);
     Histogram lag = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
-    idle.addAll(conns);
-    long count = Math.max(1, Math.round(rate * duration.toNanos() / 1e9));
+    long count = closedLoop ? 0 : Math.max(1, Math.round(rate * duration.toNanos() / 1e9));
     double periodNanos = 1e9 / rate;
     boolean spin = rate <= SPIN_RATE_LIMIT;
     long cpuBefore = CpuClock.processCpuNanos();
+    long start = System.nanoTime() + (closedLoop ? 0 : TimeUnit.MILLISECONDS.toNanos(2));
+    closedLoopEnd = start + duration.toNanos();
+    if (closedLoop) {
+      conns.forEach(conn -> send(conn, System.nanoTime()));
+    } else {
+      idle.addAll(conns);
+    }
     Thread selectorThread = startSelector();
-    long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2);
     long sent = 0;
     for (; sent < count && selectorFailure == null; sent++) {
       long intended = start + (long) (sent * periodNanos);
@@ -149,7 +158,10 @@ final class NioLoad implements AutoCloseable {
     awaitAnswers(sent);
     stopSelector(selectorThread);
     long cpu = CpuClock.processCpuNanos() - cpuBefore;
-    long end = Math.max(lastCompletion, start + 1);
+    double seconds = (Math.max(lastCompletion, start + 1) - start) / 1e9;
+    if (closedLoop) { // as many sent as answered, none late
+      sent = count = ok + errors;
+    }
     return new RateRun(
         latency,
         lag,
@@ -157,29 +169,10 @@ final class NioLoad implements AutoCloseable {
         sent,
         ok,
         errors + (sent - completed) + (count - sent), // unanswered and never sent count as errors
-        ok / ((end - start) / 1e9),
+        ok / seconds,
         lag.getMaxValue(),
         statusCounts(),
         cpu);
-  }
-
-  /** See {@link LoadGenerator#closedLoop}. */
-  RateRun runClosedLoop(Duration duration) {
-    closedLoop = true;
-    long cpuBefore = CpuClock.processCpuNanos();
-    long start = System.nanoTime();
-    closedLoopEnd = start + duration.toNanos();
-    for (Conn conn : conns) {
-      send(conn, System.nanoTime());
-    }
-    Thread selectorThread = startSelector();
-    awaitAnswers(Long.MAX_VALUE);
-    stopSelector(selectorThread);
-    long cpu = CpuClock.processCpuNanos() - cpuBefore;
-    double seconds = (Math.max(lastCompletion, start + 1) - start) / 1e9;
-    Histogram noLag = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
-    return new RateRun(
-        latency, noLag, Double.NaN, ok + errors, ok, errors, ok / seconds, 0, statusCounts(), cpu);
   }
 
   /**

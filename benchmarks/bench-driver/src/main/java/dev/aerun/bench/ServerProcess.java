@@ -1,6 +1,6 @@
 package dev.aerun.bench;
 
-import dev.aerun.testing.RawHttp;
+import dev.aerun.testing.RawResponse;
 import dev.aerun.testing.RuntimeProcess;
 import dev.aerun.testing.TempDirs;
 import java.io.IOException;
@@ -112,11 +112,12 @@ record ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, in
     long deadline = startNanos + START_TIMEOUT_NANOS;
     while (System.nanoTime() < deadline) {
       try {
-        if (rawGetStatus(p, path) == 200) {
+        if (RawResponse.get(p, path).status() == 200) {
           return System.nanoTime() - startNanos;
         }
-      } catch (ConnectException notYet) {
-        // The start line can come just before the port accepts.
+      } catch (ConnectException | AssertionError notYet) {
+        // The start line can come just before the port accepts, and a closed connection answers
+        // nothing.
       } catch (IOException notYet) {
         if (!peer.isCustom()) {
           throw notYet;
@@ -129,14 +130,6 @@ record ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, in
       Thread.sleep(2);
     }
     throw new IllegalStateException(peer.label + " never answered 200 on " + path);
-  }
-
-  /** One HTTP/1.1 GET on its own connection ({@link RawHttp}); the status code, or -1. */
-  private static int rawGetStatus(int port, String path) throws IOException {
-    try (RawHttp connection = RawHttp.connect(port, Duration.ofSeconds(30))) {
-      connection.write("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-      return connection.readResponse(false).status();
-    }
   }
 
   long pid() {

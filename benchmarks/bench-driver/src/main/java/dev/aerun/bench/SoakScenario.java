@@ -34,9 +34,6 @@ final class SoakScenario {
   private static final long MIN_INTERVAL_MILLIS = 10_000;
   private static final int INTERVALS = 30;
 
-  /** Few connections, so that the descriptors counted are the server's, not the generator's. */
-  private static final int CONNECTIONS = 32;
-
   private SoakScenario() {}
 
   /**
@@ -53,7 +50,8 @@ final class SoakScenario {
     long intervals = Math.max(1, millis / interval.toMillis());
     // The JIT, the pools and the caches settle before the first sample.
     long warmup = Math.min(Math.max(millis / 15, MIN_INTERVAL_MILLIS), 120_000);
-    client.openLoop(port, hello, rate, Duration.ofMillis(warmup), CONNECTIONS);
+    // The open loop's 32 connections: few, so that the descriptors counted are the server's.
+    client.openLoop(port, hello, rate, Duration.ofMillis(warmup));
     long start = System.nanoTime();
     List<SoakSample> samples = new ArrayList<>(List.of(sample(client, server, 0)));
     Histogram latency = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
@@ -61,7 +59,7 @@ final class SoakScenario {
     long failed = 0;
     Map<Integer, Long> statuses = new TreeMap<>();
     for (long i = 1; i <= intervals; i++) {
-      RateRun run = client.openLoop(port, hello, rate, interval, CONNECTIONS);
+      RateRun run = client.openLoop(port, hello, rate, interval);
       latency.add(run.latency());
       sent += run.sent();
       failed += run.sent() - run.ok();
