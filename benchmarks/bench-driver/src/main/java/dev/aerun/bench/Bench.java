@@ -40,7 +40,6 @@ final class Bench {
 
   private final BenchOptions options;
   private final Profile profile;
-  private final ServerProcess.Layout layout;
   private final Results results = new Results();
   private final Map<String, List<Start>> coldStarts = new LinkedHashMap<>();
   private final Map<String, List<CapacityRound>> capacityRounds = new LinkedHashMap<>();
@@ -55,7 +54,6 @@ final class Bench {
   private Bench(BenchOptions options, PrintStream console) throws IOException {
     this.options = options;
     this.profile = options.profile();
-    this.layout = ServerProcess.Layout.of(options.repo());
     this.workDir = Files.createDirectories(options.out().resolve("logs")).toAbsolutePath();
     this.echo = new EchoScenario(profile);
     this.steal = options.steal();
@@ -65,7 +63,7 @@ final class Bench {
 
   /** Runs the benchmarks of {@code options}; returns the results folder. */
   static Path run(BenchOptions options, String commandLine, PrintStream console) throws Exception {
-    ServerProcess.Layout.of(options.repo()).check(options.ees());
+    ServerProcess.checkBuilt(options.repo(), options.ees());
     if (options.runs(Scenario.H2C_PEAK)
         && (Calibration.findOnPath("h2load") == null || Calibration.findOnPath("wrk") == null)) {
       throw new IllegalStateException(
@@ -382,7 +380,7 @@ final class Bench {
 
   private ServerProcess start(Peer peer, String ee, String what) throws IOException {
     String name = peer.id + "-" + ee + "-" + what;
-    return ServerProcess.start(peer, ee, layout, options.java(), options.jvmFlags(), workDir, name);
+    return ServerProcess.start(options, peer, ee, workDir, name);
   }
 
   /**

@@ -48,10 +48,10 @@ final class Calibration {
     if (round == 1) {
       TimingScenarios.warmUp(client, server.pid(), port, HELLO, profile.warmupTime());
     }
-    CpuClock.ProcessCpu before = CpuClock.of(server.pid());
-    RateRun run = client.closedLoop(port, HELLO, LoadGenerator.CLOSED_LOOP_CONNECTIONS, time);
-    double serverCpu =
-        CpuClock.of(server.pid()).minus(before).microsPerRequest(run.ok() + run.errors(), true);
+    TimingScenarios.PeakRun peak =
+        TimingScenarios.PeakRun.of(client, server.pid(), port, HELLO, time);
+    RateRun run = peak.run();
+    double serverCpu = peak.serverCpu().microsPerRequest(run.ok() + run.errors(), true);
     String peer = server.peer().id;
     double generatorCpu = run.generatorCpuMicrosPerRequest();
     CalibrationRow builtIn =

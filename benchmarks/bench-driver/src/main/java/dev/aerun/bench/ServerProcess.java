@@ -28,57 +28,43 @@ record ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, in
     implements AutoCloseable {
   private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
 
-  /** What a peer needs to start. */
-  record Layout(Path runtimeJar, Path bareJar, Path appsDir) {
-    static Layout of(Path repo) {
-      return new Layout(
-          repo.resolve("runtime-main/target/runtime-main.jar"),
-          repo.resolve("benchmarks/bare-jetty/target/bare-jetty.jar"),
-          repo.resolve("benchmarks/bench-driver/target/apps"));
-    }
+  private static final String RUNTIME_JAR = "runtime-main/target/runtime-main.jar";
+  private static final String BARE_JAR = "benchmarks/bare-jetty/target/bare-jetty.jar";
+  private static final String APPS = "benchmarks/bench-driver/target/apps/bench-app-";
 
-    Path war(String ee) {
-      return appsDir.resolve("bench-app-" + ee + ".war");
-    }
-
-    /** Fails naming what is missing: the driver runs the reactor's build output. */
-    void check(List<String> ees) {
-      for (Path path :
-          Stream.concat(Stream.of(runtimeJar, bareJar), ees.stream().map(this::war)).toList()) {
-        if (!Files.isRegularFile(path)) {
-          throw new IllegalStateException(
-              path + " is missing: build first (mvn -B -q package -DskipTests)");
-        }
+  /** Fails naming what is missing in {@code repo}: the driver runs the reactor's build output. */
+  static void checkBuilt(Path repo, List<String> ees) {
+    Stream<String> built =
+        Stream.concat(Stream.of(RUNTIME_JAR, BARE_JAR), ees.stream().map(ee -> APPS + ee + ".war"));
+    for (Path path : built.map(repo::resolve).toList()) {
+      if (!Files.isRegularFile(path)) {
+        throw new IllegalStateException(
+            path + " is missing: build first (mvn -B -q package -DskipTests)");
       }
     }
   }
 
   /** Starts {@code peer} serving the {@code ee} app on a free port of 127.0.0.1. */
-  static ServerProcess start(
-      Peer peer,
-      String ee,
-      Layout layout,
-      Path java,
-      List<String> jvmFlags,
-      Path workDir,
-      String name)
+  static ServerProcess start(BenchOptions options, Peer peer, String ee, Path workDir, String name)
       throws IOException {
     Path temp = Files.createDirectories(workDir.resolve(name + "-tmp"));
     Path log = workDir.resolve(name + ".log");
+    Path war = options.repo().resolve(APPS + ee + ".war");
     List<String> command = new ArrayList<>();
     int knownPort = -1;
     if (peer.isCustom()) { // its own command, told its port
       knownPort = freePort();
-      command.addAll(peer.command(java, jvmFlags, knownPort, layout.war(ee)));
+      command.addAll(peer.command(options.java(), options.jvmFlags(), knownPort, war));
     } else {
       boolean bare = peer == Peer.BARE;
-      command.add(java.toString());
-      command.addAll(jvmFlags);
-      command.addAll(List.of("-jar", (bare ? layout.bareJar() : layout.runtimeJar()).toString()));
+      command.add(options.java().toString());
+      command.addAll(options.jvmFlags());
+      command.addAll(
+          List.of("-jar", options.repo().resolve(bare ? BARE_JAR : RUNTIME_JAR).toString()));
       command.addAll(bare ? List.of("--ee", ee) : peer.runtimeOptions);
       command.addAll(
           List.of("--port", "0", "--address", "127.0.0.1", "--temp-dir", temp.toString()));
-      command.add(layout.war(ee).toString());
+      command.add(war.toString());
     }
     // The platform's variables would change what the runtime does; the peers run off-platform
     // (the harness leaves them out).

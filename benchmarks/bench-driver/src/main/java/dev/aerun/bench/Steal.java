@@ -142,21 +142,18 @@ final class Steal {
   /** Runs {@code phase}, again while the steal over it exceeds the bound; the least disturbed. */
   <T> Measured<T> measure(Callable<T> phase) throws Exception {
     Measured<T> best = null;
-    int run = 0;
-    while (run < attempts) {
-      run++;
+    int run = 1;
+    for (; ; run++) {
       Sample before = clock.get();
       T value = phase.call();
       double percent = before.percentUntil(clock.get());
       if (best == null || percent < best.stealPercent()) {
         best = new Measured<>(value, percent, run, isDisturbed(percent));
       }
-      if (!isDisturbed(percent)) {
+      if (!isDisturbed(percent) || run == attempts) {
         break;
       }
-      if (run < attempts) {
-        awaitCalm();
-      }
+      awaitCalm();
     }
     Measured<T> kept = new Measured<>(best.value(), best.stealPercent(), run, best.disturbed());
     synchronized (this) {

@@ -157,7 +157,16 @@ final class TimingScenarios {
   }
 
   /** A closed-loop peak run and the server's CPU over it. */
-  private record PeakRun(RateRun run, CpuClock.ProcessCpu serverCpu) {}
+  record PeakRun(RateRun run, CpuClock.ProcessCpu serverCpu) {
+    /**
+     * {@code load} closed loop for {@code time}, the server {@code pid}'s CPU measured around it.
+     */
+    static PeakRun of(LoadGenerator client, long pid, int port, Load load, Duration time) {
+      CpuClock.ProcessCpu before = CpuClock.of(pid);
+      RateRun run = client.closedLoop(port, load, LoadGenerator.CLOSED_LOOP_CONNECTIONS, time);
+      return new PeakRun(run, CpuClock.of(pid).minus(before));
+    }
+  }
 
   /**
    * Small responses: the closed-loop peak, then the highest fixed rate with p99 under the bound,
@@ -169,14 +178,8 @@ final class TimingScenarios {
     if (round == 1) {
       warmUp(client, server.pid(), port, load, profile.warmupTime());
     }
-    int connections = LoadGenerator.CLOSED_LOOP_CONNECTIONS;
     Steal.Measured<PeakRun> measured =
-        steal.measure(
-            () -> {
-              CpuClock.ProcessCpu before = CpuClock.of(server.pid());
-              RateRun run = client.closedLoop(port, load, connections, profile.peakTime());
-              return new PeakRun(run, CpuClock.of(server.pid()).minus(before));
-            });
+        steal.measure(() -> PeakRun.of(client, server.pid(), port, load, profile.peakTime()));
     RateRun peak = measured.value().run();
     CpuClock.ProcessCpu cpu = measured.value().serverCpu();
     double answered = peak.ok() + peak.errors();
