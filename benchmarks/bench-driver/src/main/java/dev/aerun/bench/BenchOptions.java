@@ -11,8 +11,13 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -43,6 +48,8 @@ public record BenchOptions(
 
   static final List<String> DEFAULT_JVM_FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
 
+  private static final List<Long> ECHO_SIZES = List.of(32L << 10, 1L << 20, 30L << 20);
+
   /** The help text ({@code usage.txt}): every option, what it does, its default. */
   static final String USAGE = usage();
 
@@ -61,133 +68,120 @@ public record BenchOptions(
     }
   }
 
+  /**
+   * Each option of {@link #USAGE} and whether it takes a value: the help text is the parser's
+   * table, so that no option is read without its help or documented without being read.
+   */
+  private static final Map<String, Boolean> OPTIONS =
+      Pattern.compile("(?m)^  (--[a-z0-9-]+)( [A-Z\"])?")
+          .matcher(USAGE)
+          .results()
+          .collect(Collectors.toMap(m -> m.group(1), m -> m.group(2) != null));
+
   static BenchOptions parse(String[] args, Path defaultRepo) throws UsageException {
-    Profile profile = Profile.full();
-    Path out = null;
-    List<Peer> peers = Peer.BUILT_IN;
-    List<Scenario> scenarios = Scenario.DEFAULT;
-    List<Long> echoSizes = List.of(32L * 1024, 1024L * 1024, 30L * 1024 * 1024);
-    List<String> ees = EES;
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> jvmFlags = DEFAULT_JVM_FLAGS;
-    double p99Bound = 10;
-    boolean jfr = false;
-    Path repo = defaultRepo;
-    boolean calibrate = false;
-    String acceptEncoding = null;
-    boolean h2cPeak = false;
-    double maxSteal = 3;
-    Integer echoRounds = null;
-    Duration soak = Duration.ofMinutes(1);
-    double soakRate = 200;
+    Map<String, String> given = new HashMap<>(); // the last of an option wins
     List<Peer> custom = new ArrayList<>();
     try {
       for (int i = 0; i < args.length; i++) {
-        String arg = args[i];
-        switch (arg) {
-          case "--quick" -> profile = Profile.quick();
-          case "--full" -> profile = Profile.full();
-          case "--out" -> out = Path.of(value(args, ++i, arg));
-          case "--peers" -> peers = list(value(args, ++i, arg)).stream().map(Peer::byId).toList();
-          case "--peer" -> custom.add(Peer.custom(value(args, ++i, arg)));
-          case "--scenarios" ->
-              scenarios = list(value(args, ++i, arg)).stream().map(Scenario::byId).toList();
-          case "--echo-sizes" ->
-              echoSizes = list(value(args, ++i, arg)).stream().map(BenchOptions::size).toList();
-          case "--echo-rounds" -> {
-            String text = value(args, ++i, arg);
-            if (!text.matches("[1-9][0-9]{0,2}")) {
-              throw new UsageException(
-                  "--echo-rounds: expected a number from 1, got '" + text + "'");
-            }
-            echoRounds = Integer.valueOf(text);
-          }
-          case "--ee" -> {
-            ees = list(value(args, ++i, arg));
-            for (String ee : ees) {
-              if (!EES.contains(ee)) {
-                throw new UsageException(
-                    "--ee: expected one of " + String.join(", ", EES) + ", got '" + ee + "'");
-              }
-            }
-          }
-          case "--java" -> java = Path.of(value(args, ++i, arg));
-          case "--jvm-flags" ->
-              jvmFlags =
-                  Arrays.stream(value(args, ++i, arg).trim().split("\\s+"))
-                      .filter(s -> !s.isEmpty())
-                      .toList();
-          case "--p99-bound-ms" -> p99Bound = Double.parseDouble(value(args, ++i, arg));
-          case "--max-steal" -> maxSteal = Double.parseDouble(value(args, ++i, arg));
-          case "--soak-minutes" ->
-              soak = Duration.ofSeconds(Math.round(60 * positive(value(args, ++i, arg), arg)));
-          case "--soak-rate" -> soakRate = positive(value(args, ++i, arg), arg);
-          case "--jfr" -> jfr = true;
-          case "--repo" -> repo = Path.of(value(args, ++i, arg));
-          case "--calibrate" -> calibrate = true;
-          case "--accept-encoding" -> acceptEncoding = value(args, ++i, arg);
-          case "--h2c-peak" -> h2cPeak = true;
-          default -> throw new UsageException("unknown option '" + arg + "'");
+        String option = args[i];
+        Boolean valued = OPTIONS.get(option);
+        if (valued == null || (valued && i + 1 == args.length)) {
+          throw new UsageException(
+              valued == null ? "unknown option '" + option + "'" : option + " needs a value");
+        }
+        String value = valued ? args[++i] : "";
+        switch (option) {
+          case "--peer" -> custom.add(Peer.custom(value));
+          case "--quick", "--full" -> given.put("profile", option);
+          default -> given.put(option, value);
         }
       }
+      return of(given, custom, defaultRepo);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
+  }
 
-    List<Peer> all = new ArrayList<>(peers);
+  /** The options given, each read or its default, the custom peers after the built-in ones. */
+  private static BenchOptions of(Map<String, String> given, List<Peer> custom, Path defaultRepo)
+      throws UsageException {
+    Profile profile = "--quick".equals(given.get("profile")) ? Profile.quick() : Profile.full();
+    boolean calibrate = given.containsKey("--calibrate");
+    boolean h2cPeak = given.containsKey("--h2c-peak");
+    List<Peer> peers = new ArrayList<>(read(given, "--peers", Peer.BUILT_IN, Peer::byId));
     for (Peer peer : custom) {
-      if (all.stream().anyMatch(p -> p.id.equals(peer.id))) {
+      if (peers.stream().anyMatch(p -> p.id.equals(peer.id))) {
         throw new UsageException("--peer: '" + peer.id + "' given twice");
       }
-      all.add(peer);
+      peers.add(peer);
     }
-    peers = List.copyOf(all);
-    if (calibrate) { // the calibrate scenario alone, on bare Jetty's EE10 app
-      peers = List.of(Peer.BARE);
+    List<Scenario> scenarios = read(given, "--scenarios", Scenario.DEFAULT, Scenario::byId);
+    List<String> ees = read(given, "--ee", EES, BenchOptions::ee);
+    if (calibrate || h2cPeak) { // that scenario alone, on bare Jetty (and HttpConnector), EE10
+      peers = calibrate ? List.of(Peer.BARE) : List.of(Peer.BARE, Peer.HTTP);
       ees = List.of("ee10");
-      scenarios = List.of(Scenario.CALIBRATE);
-    } else if (h2cPeak) { // the h2c-peak scenario alone, bare Jetty and HttpConnector on EE10
-      peers = List.of(Peer.BARE, Peer.HTTP);
-      ees = List.of("ee10");
-      scenarios = List.of(Scenario.H2C_PEAK);
+      scenarios = List.of(calibrate ? Scenario.CALIBRATE : Scenario.H2C_PEAK);
     }
+    List<Long> echoSizes = read(given, "--echo-sizes", ECHO_SIZES, BenchOptions::size);
     if (peers.isEmpty() || scenarios.isEmpty() || ees.isEmpty() || echoSizes.isEmpty()) {
       throw new UsageException("--peers, --scenarios, --ee and --echo-sizes must not be empty");
     }
+    Path repo = given.containsKey("--repo") ? Path.of(given.get("--repo")) : defaultRepo;
     if (repo == null || !Files.isDirectory(repo)) {
       throw new UsageException("cannot find the built repository: give --repo DIR");
     }
-    if (jfr) {
+    String flags = given.getOrDefault("--jvm-flags", String.join(" ", DEFAULT_JVM_FLAGS));
+    List<String> jvmFlags =
+        Arrays.stream(flags.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+    if (given.containsKey("--jfr")) {
       // Deep enough for Jetty's stacks, so that a sample reaches the handlers below the
       // allocation; given to every peer, so that the flags stay the same for all.
       String stackDepth = "-XX:FlightRecorderOptions:stackdepth=512";
       jvmFlags = Stream.concat(jvmFlags.stream(), Stream.of(stackDepth)).toList();
     }
-    if (out == null) {
-      String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-      String kind = calibrate ? "calibrate-" : h2cPeak ? "h2c-peak-" : "";
-      out = Path.of("results", stamp + "-" + kind + profile.name());
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    String kind = calibrate ? "calibrate-" : h2cPeak ? "h2c-peak-" : "";
+    String out = given.getOrDefault("--out", "results/" + stamp + "-" + kind + profile.name());
+    String echoRounds = given.getOrDefault("--echo-rounds", "" + profile.echoRounds());
+    if (!echoRounds.matches("[1-9][0-9]{0,2}")) {
+      throw new UsageException("--echo-rounds: expected a number from 1, got '" + echoRounds + "'");
     }
     return new BenchOptions(
         profile,
-        out.toAbsolutePath().normalize(),
-        peers,
+        Path.of(out).toAbsolutePath().normalize(),
+        List.copyOf(peers),
         scenarios,
         echoSizes,
         ees,
-        java,
+        Path.of(given.getOrDefault("--java", System.getProperty("java.home") + "/bin/java")),
         jvmFlags,
-        p99Bound,
-        jfr,
+        Double.parseDouble(given.getOrDefault("--p99-bound-ms", "10")),
+        given.containsKey("--jfr"),
         repo,
-        maxSteal,
-        soak,
-        soakRate,
-        echoRounds == null ? profile.echoRounds() : echoRounds,
-        acceptEncoding);
+        Double.parseDouble(given.getOrDefault("--max-steal", "3")),
+        Duration.ofSeconds(Math.round(60 * positive(given, "--soak-minutes", "1"))),
+        positive(given, "--soak-rate", "200"),
+        Integer.parseInt(echoRounds),
+        given.get("--accept-encoding"));
   }
 
-  private static double positive(String text, String option) throws UsageException {
+  /** The items of a list option read by {@code item}, or {@code fallback} if not given. */
+  private static <T> List<T> read(
+      Map<String, String> given, String option, List<T> fallback, Function<String, T> item) {
+    String value = given.get(option);
+    return value == null ? fallback : list(value).stream().map(item).toList();
+  }
+
+  private static String ee(String ee) {
+    if (!EES.contains(ee)) {
+      throw new IllegalArgumentException(
+          "--ee: expected one of " + String.join(", ", EES) + ", got '" + ee + "'");
+    }
+    return ee;
+  }
+
+  private static double positive(Map<String, String> given, String option, String fallback) {
+    String text = given.getOrDefault(option, fallback);
     try {
       double value = Double.parseDouble(text);
       if (value > 0 && Double.isFinite(value)) {
@@ -196,7 +190,7 @@ public record BenchOptions(
     } catch (NumberFormatException e) {
       // Said below.
     }
-    throw new UsageException(option + ": expected a positive number, got '" + text + "'");
+    throw new IllegalArgumentException(option + ": expected a positive number, got '" + text + "'");
   }
 
   /** The steal rule of this run's timed phases. */
@@ -211,13 +205,6 @@ public record BenchOptions(
 
   boolean runs(Scenario scenario) {
     return scenarios.contains(scenario);
-  }
-
-  private static String value(String[] args, int i, String option) throws UsageException {
-    if (i >= args.length) {
-      throw new UsageException(option + " needs a value");
-    }
-    return args[i];
   }
 
   /** The comma-separated items of {@code value}, trimmed and lower-cased; blanks dropped. */
