@@ -45,10 +45,7 @@ final class LoadGenerator implements AutoCloseable {
     QueuedThreadPool threads = new QueuedThreadPool(64);
     threads.setName("bench-client");
     threads.setDaemon(true);
-    client.setExecutor(threads);
-    client.setMaxConnectionsPerDestination(256);
-    client.setIdleTimeout(30_000);
-    client.setConnectTimeout(5_000);
+    client.setExecutor(threads); // its idle (30 s) and connect (5 s) timeouts as they come
     client.setFollowRedirects(false);
     client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "aerun-bench"));
     // A response is counted as it comes, compressed or not: no decoding.
