@@ -74,13 +74,10 @@ final class Bench {
     Instant startedAt = Instant.now();
     double loadBefore = loadAverage();
     Steal.Sample cpuBefore = Steal.Sample.now();
+    List<String> peers = options.peers().stream().map(p -> p.id).toList();
+    String profile = options.profile().name();
     bench.progress.note(
-        "profile "
-            + options.profile().name()
-            + ", peers "
-            + options.peers().stream().map(p -> p.id).toList()
-            + ", results in "
-            + options.out());
+        "profile " + profile + ", peers " + peers + ", results in " + options.out());
     try (LoadGenerator client = new LoadGenerator()) {
       bench.measureAll(client);
     }
@@ -293,16 +290,7 @@ final class Bench {
       for (Peer peer : options.peers()) {
         String name = "coldstart-" + round;
         String what = "cold start " + round + "/" + profile.coldStarts();
-        step(
-            peer,
-            "ee10",
-            what,
-            () -> {
-              Steal.Measured<Start> start = steal.measure(() -> coldStart(peer, name));
-              Start s = start.value();
-              addColdStart(peer, s.millis(), s.rssBytes(), start.stealPercent());
-              return Report.fmt("%.0f ms", s.millis()) + start.note();
-            });
+        step(peer, "ee10", what, () -> coldStart(peer, name));
       }
     }
     coldStarts.forEach(
@@ -325,11 +313,19 @@ final class Bench {
         });
   }
 
-  /** One more start of {@code peer}: to its first 200, and its RSS then. */
-  private Start coldStart(Peer peer, String what) throws Exception {
-    try (ServerProcess server = start(peer, "ee10", what)) {
-      return new Start(server.awaitFirstOk("/hello") / 1e6, server.rssBytes(), Double.NaN);
-    }
+  /** One more start of {@code peer}, to its first 200, and its RSS then; recorded. */
+  private String coldStart(Peer peer, String what) throws Exception {
+    Steal.Measured<Start> start =
+        steal.measure(
+            () -> {
+              try (ServerProcess server = start(peer, "ee10", what)) {
+                long nanos = server.awaitFirstOk("/hello");
+                return new Start(nanos / 1e6, server.rssBytes(), Double.NaN);
+              }
+            });
+    Start s = start.value();
+    addColdStart(peer, s.millis(), s.rssBytes(), start.stealPercent());
+    return Report.fmt("%.0f ms", s.millis()) + start.note();
   }
 
   private void addColdStart(Peer peer, double millis, long rssBytes, double stealPercent) {

@@ -99,12 +99,9 @@ public final class Peer {
         words.stream().flatMap(w -> PLACEHOLDER.matcher(w).results()).map(m -> m.group(1)).toList();
     for (String placeholder : used) {
       if (!PLACEHOLDERS.contains(placeholder)) {
+        String expected = "(expected {java}, {jvm-flags}, {port}, {war})";
         throw new IllegalArgumentException(
-            "--peer "
-                + name
-                + ": unknown placeholder {"
-                + placeholder
-                + "} (expected {java}, {jvm-flags}, {port}, {war})");
+            "--peer " + name + ": unknown placeholder {" + placeholder + "} " + expected);
       }
     }
     if (!used.contains("port")) {
