@@ -136,7 +136,7 @@ final class NioLoad implements AutoCloseable {
     double periodNanos = 1e9 / rate;
     boolean spin = rate <= SPIN_RATE_LIMIT;
     long cpuBefore = CpuClock.processCpuNanos();
-    long start = System.nanoTime() + (closedLoop ? 0 : TimeUnit.MILLISECONDS.toNanos(2));
+    long start = System.nanoTime(); // a closed loop's first requests go out now
     closedLoopEnd = start + duration.toNanos();
     if (closedLoop) {
       conns.forEach(conn -> send(conn, System.nanoTime()));
@@ -144,6 +144,8 @@ final class NioLoad implements AutoCloseable {
       idle.addAll(conns);
     }
     Thread selectorThread = startSelector();
+    // An open loop's schedule starts once the selector runs, a little ahead.
+    start = closedLoop ? start : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2);
     long sent = 0;
     for (; sent < count && selectorFailure == null; sent++) {
       long intended = start + (long) (sent * periodNanos);
