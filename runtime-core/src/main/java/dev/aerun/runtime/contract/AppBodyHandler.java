@@ -1,7 +1,11 @@
 package dev.aerun.runtime.contract;
 
 import dev.aerun.runtime.load.BodyTimeoutHandler;
+import dev.aerun.runtime.server.FieldsBelow;
 import java.nio.ByteBuffer;
+import java.util.ListIterator;
+import java.util.NoSuchElementException;
+import java.util.stream.Stream;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -29,9 +33,9 @@ import org.eclipse.jetty.util.Callback;
  *       proxy. Jetty's generator adds its own framing later, unaffected.
  * </ul>
  *
- * <p>One handler for the three because they run on every request: one response wrapper (with one
- * header wrapper), and a request wrapper only for a body whose length is not known up front (a body
- * with a {@code Content-Length} cannot outgrow it; HTTP/1.1's parser ensures that).
+ * <p>One handler for the three because they run on every request: one response wrapper (which is
+ * also its headers), and a request wrapper only for a body whose length is not known up front (a
+ * body with a {@code Content-Length} cannot outgrow it; HTTP/1.1's parser ensures that).
  */
 public final class AppBodyHandler extends Handler.Wrapper {
   private final long requestLimit;
@@ -104,22 +108,28 @@ public final class AppBodyHandler extends Handler.Wrapper {
   }
 
   /**
-   * The app's response: its headers checked as they are set, its body bytes counted. Its limit is
-   * the handler's ({@link #responseLimit}), not a copy: one field less per request.
+   * The app's response, which is also its headers (one object per request, not two): header fields
+   * are checked as they are set ({@code Transfer-Encoding} never gets in, a {@code Content-Length}
+   * over the limit fails), body bytes are counted. Reads go straight to the response's own fields;
+   * changes made through an iterator keep the checks. Its limit is the handler's ({@link
+   * #responseLimit}), not a copy: one field less per request.
    */
-  private final class AppResponse extends Response.Wrapper {
-    private final HttpFields.Mutable headers;
+  private final class AppResponse extends Response.Wrapper implements HttpFields.Mutable {
     private long written;
     private HttpException.RuntimeException tooLarge;
 
     AppResponse(Request request, Response wrapped) {
       super(request, wrapped);
-      this.headers = new AppHeaders(wrapped.getHeaders(), responseLimit);
+    }
+
+    /** The response's own fields (not a copy: the wrapped response keeps one set). */
+    private HttpFields.Mutable fields() {
+      return getWrapped().getHeaders();
     }
 
     @Override
     public HttpFields.Mutable getHeaders() {
-      return headers;
+      return this;
     }
 
     @Override
@@ -144,38 +154,44 @@ public final class AppBodyHandler extends Handler.Wrapper {
       }
       super.write(last, content, callback);
     }
-  }
 
-  /**
-   * The app's response headers: {@code Transfer-Encoding} never gets in, a {@code Content-Length}
-   * over the limit fails. {@link #put(HttpField)} and {@link #add(HttpField)} (what setting a
-   * header comes down to) go straight to the response's own fields; iterators keep the checks
-   * through the hooks.
-   */
-  private static final class AppHeaders extends HttpFields.Mutable.Wrapper {
-    private final long limit;
+    // The headers: what setting a header comes down to is checked, the rest delegated.
 
-    AppHeaders(HttpFields.Mutable fields, long limit) {
-      super(fields);
-      this.limit = limit;
+    @Override
+    public int size() {
+      return fields().size();
     }
 
     @Override
-    public HttpFields.Mutable put(HttpField field) {
-      if (admit(field) != null) {
-        getWrapped().put(field);
+    public Stream<HttpField> stream() {
+      return fields().stream();
+    }
+
+    @Override
+    public HttpFields.Mutable add(HttpField field) {
+      if (field != null && admit(field) != null) {
+        fields().add(field);
       }
       return this;
     }
 
     @Override
-    public HttpField onAddField(HttpField field) {
-      return admit(field);
+    public HttpFields.Mutable put(HttpField field) {
+      if (admit(field) != null) {
+        fields().put(field);
+      }
+      return this;
     }
 
     @Override
-    public HttpField onReplaceField(HttpField oldField, HttpField newField) {
-      return admit(newField) == null ? oldField : newField;
+    public HttpFields.Mutable clear() {
+      fields().clear();
+      return this;
+    }
+
+    @Override
+    public ListIterator<HttpField> listIterator(int index) {
+      return new CheckedFields(index);
     }
 
     /** The field as it may be set, or null for one the app may not set. */
@@ -184,12 +200,133 @@ public final class AppBodyHandler extends Handler.Wrapper {
       if (header == HttpHeader.TRANSFER_ENCODING) {
         return null;
       }
-      if (header == HttpHeader.CONTENT_LENGTH && limit >= 0 && field.getLongValue() > limit) {
+      if (header == HttpHeader.CONTENT_LENGTH
+          && responseLimit >= 0
+          && field.getLongValue() > responseLimit) {
         throw new HttpException.RuntimeException(
             HttpStatus.INTERNAL_SERVER_ERROR_500,
-            "Response body is too large: " + field.getLongValue() + ">" + limit);
+            "Response body is too large: " + field.getLongValue() + ">" + responseLimit);
       }
       return field;
+    }
+
+    /**
+     * The response's fields walked by the app, or by the servlet layer's own header wrapper (whose
+     * {@code put} walks the fields below it on every {@code setContentType}): read by index until
+     * something changes, then through the response's own iterator, so that its checks apply. A
+     * field added or set is {@linkplain #admit admitted} first; a refused replacement leaves the
+     * old field in place. Most walks only read: they cost this object and no iterator below it.
+     */
+    private final class CheckedFields implements ListIterator<HttpField> {
+      /** The index of the next field to read, while nothing changed. */
+      private int cursor;
+
+      /** The field last returned, while it may still be removed or replaced; and its index. */
+      private HttpField last;
+
+      private int lastIndex;
+
+      /** The response's own iterator, once something changed; null until then. */
+      private ListIterator<HttpField> changing;
+
+      CheckedFields(int index) {
+        if (index < 0 || index > size()) {
+          throw new IndexOutOfBoundsException(index);
+        }
+        this.cursor = index;
+      }
+
+      @Override
+      public boolean hasNext() {
+        return changing != null ? changing.hasNext() : cursor < size();
+      }
+
+      @Override
+      public HttpField next() {
+        if (changing != null) {
+          return last = changing.next();
+        }
+        if (cursor >= size()) {
+          throw new NoSuchElementException();
+        }
+        lastIndex = cursor;
+        return last = FieldsBelow.of(fields()).getField(cursor++);
+      }
+
+      @Override
+      public boolean hasPrevious() {
+        return changing != null ? changing.hasPrevious() : cursor > 0;
+      }
+
+      @Override
+      public HttpField previous() {
+        if (changing != null) {
+          return last = changing.previous();
+        }
+        if (cursor <= 0) {
+          throw new NoSuchElementException();
+        }
+        lastIndex = --cursor;
+        return last = FieldsBelow.of(fields()).getField(cursor);
+      }
+
+      @Override
+      public int nextIndex() {
+        return changing != null ? changing.nextIndex() : cursor;
+      }
+
+      @Override
+      public int previousIndex() {
+        return changing != null ? changing.previousIndex() : cursor - 1;
+      }
+
+      /** From the first change on, the response's own iterator, just after the field last read. */
+      private ListIterator<HttpField> changingLast() {
+        if (changing == null) {
+          changing = fields().listIterator(lastIndex);
+          changing.next();
+        }
+        return changing;
+      }
+
+      @Override
+      public void remove() {
+        if (last != null) {
+          last = null;
+          changingLast().remove();
+        }
+      }
+
+      @Override
+      public void set(HttpField field) {
+        if (last == null) {
+          return;
+        }
+        if (field == null) {
+          remove();
+          return;
+        }
+        if (field != last && admit(field) != null) {
+          last = null;
+          boolean backUp = changing == null && cursor == lastIndex;
+          ListIterator<HttpField> own = changingLast();
+          own.set(field);
+          if (backUp) {
+            own.previous(); // after a previous(), the cursor stays before the field
+          }
+        }
+      }
+
+      @Override
+      public void add(HttpField field) {
+        if (field != null && admit(field) != null) {
+          last = null;
+          if (changing == null) {
+            changing = fields().listIterator(cursor);
+          }
+          changing.add(field);
+        }
+      }
     }
   }
 }

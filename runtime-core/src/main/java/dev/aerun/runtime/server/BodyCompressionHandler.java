@@ -173,17 +173,9 @@ public final class BodyCompressionHandler extends CompressionHandler {
     malformedBodies.setHandler(handler);
   }
 
-  /**
-   * The response's {@code Vary}, looked up in the fields its wrappers end in: a lookup through a
-   * {@link HttpFields.Mutable.Wrapper} walks an iterator (two objects) per call, the fields
-   * themselves look up by index. Wrappers only intercept changes, so both see the same fields.
-   */
+  /** The response's {@code Vary}, looked up by index in the fields below its wrappers. */
   private static HttpField varyOf(HttpFields.Mutable headers) {
-    HttpFields.Mutable fields = headers;
-    while (fields instanceof HttpFields.Mutable.Wrapper wrapper) {
-      fields = wrapper.getWrapped();
-    }
-    return fields.getField(HttpHeader.VARY);
+    return FieldsBelow.of(headers).getField(HttpHeader.VARY);
   }
 
   /**

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ListIterator;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpTester;
 import org.eclipse.jetty.io.Content;
@@ -62,6 +65,48 @@ class LimitsAndErrorsTest {
           response.getHeaders().put(HttpHeader.CONTENT_LENGTH, query.getValue("length"));
           response.write(
               true, ByteBuffer.wrap("hello".getBytes(StandardCharsets.US_ASCII)), callback);
+          return true;
+        }
+        case "/walked" -> {
+          // The app's fields changed as the servlet layer changes them, through a wrapper of its
+          // own whose put walks them, and by hand through their iterator.
+          HttpFields.Mutable app = new HttpFields.Mutable.Wrapper(response.getHeaders());
+          app.add("X-A", "1").add("X-A", "2").add("X-B", "b").add("X-C", "c").add("X-D", "d");
+          app.put("X-A", "3"); // replaces the first, removes the second
+          app.put(HttpHeader.TRANSFER_ENCODING, "gzip");
+          StringBuilder walk = new StringBuilder();
+          ListIterator<HttpField> fields = response.getHeaders().listIterator();
+          while (fields.hasNext()) {
+            HttpField field = fields.next();
+            walk.append(fields.previousIndex()).append('=').append(field.getName()).append(' ');
+            switch (field.getName()) {
+              case "X-B" -> {
+                fields.set(new HttpField(HttpHeader.TRANSFER_ENCODING, "chunked")); // refused
+                fields.add(new HttpField(HttpHeader.TRANSFER_ENCODING, "chunked")); // refused
+              }
+              case "X-C" -> fields.remove();
+              default -> {}
+            }
+          }
+          // Backwards: set and add at the cursor after a previous().
+          while (fields.hasPrevious()) {
+            HttpField field = fields.previous();
+            walk.append(fields.nextIndex()).append('<').append(field.getName()).append(' ');
+            if (field.getName().equals("X-D")) {
+              fields.set(new HttpField("X-D", "dd"));
+              fields.add(new HttpField("X-E", "e"));
+              walk.append("then ").append(fields.previous().getName()).append(' ');
+              break;
+            }
+          }
+          String length = Request.extractQueryParameters(request).getValue("length");
+          if (length != null) {
+            ListIterator<HttpField> again = response.getHeaders().listIterator();
+            again.next();
+            again.set(new HttpField(HttpHeader.CONTENT_LENGTH, length)); // over the limit: fails
+          }
+          response.write(
+              true, ByteBuffer.wrap(walk.toString().getBytes(StandardCharsets.US_ASCII)), callback);
           return true;
         }
         case "/boom" -> throw new IllegalStateException(SECRET);
@@ -158,6 +203,39 @@ class LimitsAndErrorsTest {
       HttpTester.Response response =
           HttpTester.parseResponse(
               server.request("GET /framed?length=" + (SMALL + 1) + " HTTP/1.1\r\nHost: a\r\n\r\n"));
+
+      assertEquals(500, response.getStatus());
+      assertNoDetails(response.getContent());
+    }
+  }
+
+  @Test
+  void appsHeaderChanges_throughWrappersAndIterators_keepTheChecks() throws Exception {
+    try (InMemoryServer server = server(small())) {
+      HttpTester.Response response =
+          HttpTester.parseResponse(server.request("GET /walked HTTP/1.1\r\nHost: a\r\n\r\n"));
+
+      assertEquals(200, response.getStatus());
+      assertEquals("3", response.get("X-A"));
+      assertEquals(1, response.getValuesList("X-A").size());
+      assertEquals("b", response.get("X-B"));
+      assertFalse(response.contains("X-C"));
+      assertEquals("dd", response.get("X-D"));
+      assertEquals("e", response.get("X-E"));
+      assertFalse(response.contains(HttpHeader.TRANSFER_ENCODING));
+      String walk = response.getContent();
+      // Jetty's Date first; X-C removed, so X-D comes at its index; backwards from the end, X-E
+      // added at the cursor before X-D's old place comes back first.
+      assertEquals("0=Date 1=X-A 2=X-B 3=X-C 3=X-D 4<X-D then X-E ", walk);
+    }
+  }
+
+  @Test
+  void appsContentLengthOverTheLimit_setThroughAnIterator_becomes500() throws Exception {
+    try (InMemoryServer server = server(small())) {
+      HttpTester.Response response =
+          HttpTester.parseResponse(
+              server.request("GET /walked?length=" + (SMALL + 1) + " HTTP/1.1\r\nHost: a\r\n\r\n"));
 
       assertEquals(500, response.getStatus());
       assertNoDetails(response.getContent());
