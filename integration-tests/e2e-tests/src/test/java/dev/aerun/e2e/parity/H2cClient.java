@@ -126,6 +126,8 @@ final class H2cClient {
           client
               .connect(new InetSocketAddress("127.0.0.1", port), new Session.Listener() {})
               .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      // Read now: once the server has closed the session (after an error answer) it has none.
+      InetSocketAddress local = (InetSocketAddress) session.getLocalSocketAddress();
       Answer answer = new Answer(content == null ? 0 : content.length);
       Stream stream =
           session
@@ -149,7 +151,6 @@ final class H2cClient {
       } catch (TimeoutException e) {
         answer.error = "timeout";
       }
-      InetSocketAddress local = (InetSocketAddress) session.getLocalSocketAddress();
       return new Exchange(
           answer.interim,
           answer.status < 0 ? null : "HTTP/2.0 " + answer.status,
