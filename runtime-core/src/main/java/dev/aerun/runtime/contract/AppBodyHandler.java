@@ -218,6 +218,11 @@ public final class AppBodyHandler extends Handler.Wrapper {
      * old field in place. Most walks only read: they cost this object and no iterator below it.
      */
     private final class CheckedFields implements ListIterator<HttpField> {
+      /** The response's fields, and the fields below their wrappers, read once for the walk. */
+      private final HttpFields.Mutable own = fields();
+
+      private final HttpFields below = FieldsBelow.of(own);
+
       /** The index of the next field to read, while nothing changed. */
       private int cursor;
 
@@ -230,7 +235,7 @@ public final class AppBodyHandler extends Handler.Wrapper {
       private ListIterator<HttpField> changing;
 
       CheckedFields(int index) {
-        if (index < 0 || index > size()) {
+        if (index < 0 || index > below.size()) {
           throw new IndexOutOfBoundsException(index);
         }
         this.cursor = index;
@@ -238,7 +243,7 @@ public final class AppBodyHandler extends Handler.Wrapper {
 
       @Override
       public boolean hasNext() {
-        return changing != null ? changing.hasNext() : cursor < size();
+        return changing != null ? changing.hasNext() : cursor < below.size();
       }
 
       @Override
@@ -246,11 +251,11 @@ public final class AppBodyHandler extends Handler.Wrapper {
         if (changing != null) {
           return last = changing.next();
         }
-        if (cursor >= size()) {
+        if (cursor >= below.size()) {
           throw new NoSuchElementException();
         }
         lastIndex = cursor;
-        return last = FieldsBelow.of(fields()).getField(cursor++);
+        return last = below.getField(cursor++);
       }
 
       @Override
@@ -267,7 +272,7 @@ public final class AppBodyHandler extends Handler.Wrapper {
           throw new NoSuchElementException();
         }
         lastIndex = --cursor;
-        return last = FieldsBelow.of(fields()).getField(cursor);
+        return last = below.getField(cursor);
       }
 
       @Override
@@ -280,11 +285,20 @@ public final class AppBodyHandler extends Handler.Wrapper {
         return changing != null ? changing.previousIndex() : cursor - 1;
       }
 
-      /** From the first change on, the response's own iterator, just after the field last read. */
+      /**
+       * From the first change on, the response's own iterator, having just returned the field last
+       * read and in the same direction: a removal the fields below refuse (Jetty's Date, anything
+       * once committed) then leaves the cursor where this walk had it.
+       */
       private ListIterator<HttpField> changingLast() {
         if (changing == null) {
-          changing = fields().listIterator(lastIndex);
-          changing.next();
+          if (cursor == lastIndex) { // read by previous()
+            changing = own.listIterator(lastIndex + 1);
+            changing.previous();
+          } else {
+            changing = own.listIterator(lastIndex);
+            changing.next();
+          }
         }
         return changing;
       }
@@ -308,12 +322,7 @@ public final class AppBodyHandler extends Handler.Wrapper {
         }
         if (field != last && admit(field) != null) {
           last = null;
-          boolean backUp = changing == null && cursor == lastIndex;
-          ListIterator<HttpField> own = changingLast();
-          own.set(field);
-          if (backUp) {
-            own.previous(); // after a previous(), the cursor stays before the field
-          }
+          changingLast().set(field);
         }
       }
 
@@ -322,7 +331,7 @@ public final class AppBodyHandler extends Handler.Wrapper {
         if (field != null && admit(field) != null) {
           last = null;
           if (changing == null) {
-            changing = fields().listIterator(cursor);
+            changing = own.listIterator(cursor);
           }
           changing.add(field);
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.ListIterator;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -104,6 +105,31 @@ class LimitsAndErrorsTest {
             ListIterator<HttpField> again = response.getHeaders().listIterator();
             again.next();
             again.set(new HttpField(HttpHeader.CONTENT_LENGTH, length)); // over the limit: fails
+          }
+          response.write(
+              true, ByteBuffer.wrap(walk.toString().getBytes(StandardCharsets.US_ASCII)), callback);
+          return true;
+        }
+        case "/backwards" -> {
+          // Walks from the end before anything changed: the first change a set after a
+          // previous(), then, in a second walk, a removal the fields below refuse (Jetty's Date).
+          response.getHeaders().add("X-Y", "y").add("X-Z", "z");
+          StringBuilder walk = new StringBuilder();
+          for (String change : List.of("X-Z", "Date")) {
+            HttpFields.Mutable headers = response.getHeaders();
+            ListIterator<HttpField> fields = headers.listIterator(headers.size());
+            for (int steps = 0; fields.hasPrevious() && steps < 10; steps++) {
+              HttpField field = fields.previous();
+              walk.append(field.getName()).append(' ');
+              if (field.getName().equals(change)) {
+                if (change.equals("Date")) {
+                  fields.remove(); // refused below
+                } else {
+                  fields.set(new HttpField(change, "zz"));
+                }
+              }
+            }
+            walk.append("| ");
           }
           response.write(
               true, ByteBuffer.wrap(walk.toString().getBytes(StandardCharsets.US_ASCII)), callback);
@@ -227,6 +253,20 @@ class LimitsAndErrorsTest {
       // Jetty's Date first; X-C removed, so X-D comes at its index; backwards from the end, X-E
       // added at the cursor before X-D's old place comes back first.
       assertEquals("0=Date 1=X-A 2=X-B 3=X-C 3=X-D 4<X-D then X-E ", walk);
+    }
+  }
+
+  @Test
+  void appsHeaderChanges_walkingBackwards_keepTheCursor() throws Exception {
+    try (InMemoryServer server = server(small())) {
+      HttpTester.Response response =
+          HttpTester.parseResponse(server.request("GET /backwards HTTP/1.1\r\nHost: a\r\n\r\n"));
+
+      assertEquals(200, response.getStatus());
+      assertEquals("zz", response.get("X-Z"));
+      assertTrue(response.contains(HttpHeader.DATE));
+      // Each field once per walk: a refused removal does not bring the Date back again.
+      assertEquals("X-Z X-Y Date | X-Z X-Y Date | ", response.getContent());
     }
   }
 
