@@ -485,8 +485,12 @@ final class Bench {
   private Results.Meta meta(
       Instant startedAt, double seconds, String command, double loadBefore, double others) {
     String serverJavaVersion = "?";
-    try { // the release file of the JDK whose launcher the servers run
-      Path release = options.java().toRealPath().getParent().getParent().resolve("release");
+    try { // the release file of the JDK whose launcher the servers run (a bare name: on PATH)
+      Path java = options.java();
+      if (java.getParent() == null && Calibration.findOnPath(java.toString()) != null) {
+        java = Path.of(Calibration.findOnPath(java.toString()));
+      }
+      Path release = java.toRealPath().getParent().getParent().resolve("release");
       Matcher m = JAVA_RUNTIME_VERSION.matcher(Files.readString(release));
       serverJavaVersion = m.find() ? m.group(1) : "?";
     } catch (IOException | RuntimeException e) {
