@@ -338,10 +338,22 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
 
       private void scheduleTotal(long delayNanos) {
         timer = schedule(this::checkTotal, delayNanos);
+        cancelIfEnded();
       }
 
       private void scheduleRate(long delayNanos) {
         rateTimer = schedule(this::checkRate, delayNanos);
+        cancelIfEnded();
+      }
+
+      /**
+       * After a timer was set: if the request completed meanwhile, its cancel may have seen the
+       * timer before this one, so this one is cancelled here.
+       */
+      private void cancelIfEnded() {
+        if (ended) {
+          cancelTimers();
+        }
       }
 
       private Scheduler.Task schedule(Runnable check, long delayNanos) {
@@ -367,9 +379,6 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
           rateArmed = true;
           scheduleRate(Math.max(0, rateDueNanos(System.nanoTime())));
         }
-        if (ended) {
-          cancelTimers(); // completed meanwhile: nothing left to watch
-        }
       }
 
       /**
@@ -384,9 +393,6 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
         long elapsed = System.nanoTime() - startNanos;
         if (elapsed < allowed) {
           scheduleTotal(allowed - elapsed);
-          if (ended) {
-            cancelTimers(); // completed while it was scheduled: its cancel saw the old timer
-          }
           return;
         }
         expire(elapsed, "the time allowed passed");
@@ -405,9 +411,6 @@ public final class BodyTimeoutHandler extends Handler.Wrapper {
         if (due > 0 || pendingDemand == null) {
           // Not due yet, or the reader is not waiting for the client just now: look again.
           scheduleRate(due > 0 ? due : RECHECK_NANOS);
-          if (ended) {
-            cancelTimers(); // completed while it was scheduled: its cancel saw the old timer
-          }
           return;
         }
         expire(
