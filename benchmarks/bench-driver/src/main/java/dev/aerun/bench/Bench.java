@@ -324,12 +324,11 @@ final class Bench {
               }
             });
     Start s = start.value();
-    addColdStart(peer, s.millis(), s.rssBytes(), start.stealPercent());
+    addColdStart(peer, new Start(s.millis(), s.rssBytes(), start.stealPercent()));
     return Report.fmt("%.0f ms", s.millis()) + start.note();
   }
 
-  private void addColdStart(Peer peer, double millis, long rssBytes, double stealPercent) {
-    Start start = new Start(millis, rssBytes, stealPercent);
+  private void addColdStart(Peer peer, Start start) {
     coldStarts.computeIfAbsent(peer.id, k -> new ArrayList<>()).add(start);
   }
 
@@ -397,7 +396,7 @@ final class Bench {
       Matcher version = JETTY_VERSION.matcher(server.process().output());
       jettyVersion = version.find() ? version.group(1) : jettyVersion;
       if (first && ee.equals("ee10") && options.runs(Scenario.COLDSTART)) {
-        addColdStart(peer, nanos / 1e6, server.rssBytes(), stolen);
+        addColdStart(peer, new Start(nanos / 1e6, server.rssBytes(), stolen));
       }
       progress.end(
           Report.fmt(
@@ -487,9 +486,8 @@ final class Bench {
     String serverJavaVersion = "?";
     try { // the release file of the JDK whose launcher the servers run (a bare name: on PATH)
       Path java = options.java();
-      if (java.getParent() == null && Calibration.findOnPath(java.toString()) != null) {
-        java = Path.of(Calibration.findOnPath(java.toString()));
-      }
+      String onPath = java.getParent() == null ? Calibration.findOnPath(java.toString()) : null;
+      java = onPath == null ? java : Path.of(onPath);
       Path release = java.toRealPath().getParent().getParent().resolve("release");
       Matcher m = JAVA_RUNTIME_VERSION.matcher(Files.readString(release));
       serverJavaVersion = m.find() ? m.group(1) : "?";
