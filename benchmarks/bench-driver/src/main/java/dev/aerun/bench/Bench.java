@@ -65,7 +65,8 @@ final class Bench {
   static Path run(BenchOptions options, String commandLine, PrintStream console) throws Exception {
     ServerProcess.checkBuilt(options.repo(), options.ees());
     if (options.runs(Scenario.H2C_PEAK)
-        && (Calibration.findOnPath("h2load") == null || Calibration.findOnPath("wrk") == null)) {
+        && (TimingScenarios.findOnPath("h2load") == null
+            || TimingScenarios.findOnPath("wrk") == null)) {
       throw new IllegalStateException(
           "--h2c-peak needs h2load (Debian: nghttp2-client) and wrk on the PATH");
     }
@@ -147,9 +148,9 @@ final class Bench {
    * that whatever else the machine does meanwhile falls on every peer alike.
    */
   private void rounds(LoadGenerator client, Collection<ServerProcess> live) {
-    for (int round = 1; round <= profile.rounds(); round++) {
+    for (int round = 1; round <= profile.timed().rounds(); round++) {
       int r = round;
-      String of = " [" + round + "/" + profile.rounds() + "]";
+      String of = " [" + round + "/" + profile.timed().rounds() + "]";
       for (ServerProcess server : live) {
         if (!server.isAlive()) {
           continue;
@@ -158,21 +159,22 @@ final class Bench {
         int port = server.awaitPort();
         Map<String, Callable<String>> steps = new LinkedHashMap<>();
         if (options.runs(Scenario.CALIBRATE)) {
-          steps.put(
-              "calibrate: built-in, wrk",
-              () -> Calibration.round(client, server, profile, r, results));
+          steps.put("calibrate: built-in, wrk", () -> timing.calibrate(client, server, r, results));
         }
         if (options.runs(Scenario.H2C_PEAK)) {
           steps.put(
               "h2c-peak: h2load h2c, wrk HTTP/1.1",
-              () -> Calibration.h2cRound(client, server, profile, r, results));
+              () -> timing.h2cPeak(client, server, r, results));
         }
         if (options.runs(Scenario.CPU)) {
           steps.put(
               "cpu 1 KiB in / 32 KiB out", () -> timing.cpu(client, server, port, r, results));
         }
         for (long size : options.runs(Scenario.LATENCY) ? LATENCY_SIZES : new long[0]) {
-          int rate = size == 1024 * 1024 ? profile.latencyRate1m() : profile.latencyRate5k();
+          int rate =
+              size == 1024 * 1024
+                  ? profile.timed().latencyRate1m()
+                  : profile.timed().latencyRate5k();
           steps.put(
               "latency " + Report.size(size) + " @ " + rate + "/s",
               () -> timing.latency(client, peer, port, size, rate, r, results));
@@ -213,8 +215,8 @@ final class Bench {
     String[] start = {"JFR.start", "name=bench", "settings=profile", "filename=" + recording};
     RuntimeProcess.jcmd(options.java(), server.pid(), start);
     try {
-      double rate = 4.0 * profile.cpuRate();
-      client.openLoop(server.awaitPort(), timing.cpuLoad(), rate, profile.measure());
+      double rate = 4.0 * profile.timed().cpuRate();
+      client.openLoop(server.awaitPort(), timing.cpuLoad, rate, profile.timed().measure());
     } finally {
       RuntimeProcess.jcmd(options.java(), server.pid(), "JFR.stop", "name=bench");
     }
@@ -286,10 +288,10 @@ final class Bench {
     if (!options.runs(Scenario.COLDSTART) || !options.ees().contains("ee10")) {
       return;
     }
-    for (int round = 2; round <= profile.coldStarts(); round++) {
+    for (int round = 2; round <= profile.timed().coldStarts(); round++) {
       for (Peer peer : options.peers()) {
         String name = "coldstart-" + round;
-        String what = "cold start " + round + "/" + profile.coldStarts();
+        String what = "cold start " + round + "/" + profile.timed().coldStarts();
         step(peer, "ee10", what, () -> coldStart(peer, name));
       }
     }
@@ -370,7 +372,7 @@ final class Bench {
         spread(rounds, CapacityRound::serverCpuMicrosPerRequestAtPeak).median(),
         phases.size(),
         (int) phases.stream().filter(p -> !p.measurable()).count(),
-        Calibration.verdict(results.calibration, Calibration.findOnPath("wrk") != null));
+        TimingScenarios.verdict(results.calibration, TimingScenarios.findOnPath("wrk") != null));
   }
 
   private ServerProcess start(Peer peer, String ee, String what) throws IOException {
@@ -486,7 +488,7 @@ final class Bench {
     String serverJavaVersion = "?";
     try { // the release file of the JDK whose launcher the servers run (a bare name: on PATH)
       Path java = options.java();
-      String onPath = java.getParent() == null ? Calibration.findOnPath(java.toString()) : null;
+      String onPath = java.getParent() == null ? TimingScenarios.findOnPath(java.toString()) : null;
       java = onPath == null ? java : Path.of(onPath);
       Path release = java.toRealPath().getParent().getParent().resolve("release");
       Matcher m = JAVA_RUNTIME_VERSION.matcher(Files.readString(release));

@@ -142,7 +142,7 @@ public record BenchOptions(
     String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     String kind = calibrate ? "calibrate-" : h2cPeak ? "h2c-peak-" : "";
     String out = given.getOrDefault("--out", "results/" + stamp + "-" + kind + profile.name());
-    String echoRounds = given.getOrDefault("--echo-rounds", "" + profile.echoRounds());
+    String echoRounds = given.getOrDefault("--echo-rounds", "" + profile.echo().rounds());
     if (!echoRounds.matches("[1-9][0-9]{0,2}")) {
       throw new UsageException("--echo-rounds: expected a number from 1, got '" + echoRounds + "'");
     }

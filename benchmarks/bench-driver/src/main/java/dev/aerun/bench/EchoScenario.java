@@ -42,10 +42,10 @@ final class EchoScenario {
       throws Exception {
     byte[] body = body(size);
     Load load = new Load("POST", "/echo", body);
-    for (int i = 0; i < profile.echoWarmup(size); i++) {
+    for (int i = 0; i < profile.echo().warmup(size); i++) {
       check(client.send(port, load), size);
     }
-    int n = profile.echoRequests(size);
+    int n = profile.echo().requests(size);
     Histogram latency = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
     // The first stats requests of a server allocate a megabyte of one-time set-up: warm them too,
     // so that the next two readings measure what one stats request costs from then on.
@@ -77,7 +77,7 @@ final class EchoScenario {
     double cpuMicros = (s2.processCpuNanos() - s1.processCpuNanos()) / 1000.0 / n;
 
     List<Long> heap = new ArrayList<>();
-    for (int i = 0; i < profile.heapSamples(); i++) {
+    for (int i = 0; i < profile.echo().heapSamples(); i++) {
       check(client.send(port, new Load("POST", "/echo?heap", body)), size);
       heap.add(ServerStats.fetch(client, port).heapAfterGc());
     }

@@ -16,11 +16,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.DoubleFunction;
+import java.util.function.DoubleUnaryOperator;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.function.UnaryOperator;
@@ -37,6 +39,12 @@ final class Report {
       Map.of("bare", "#8c8c8c", "http", "#1f77b4", "legacy", "#ff7f0e", "legacy-tcp", "#d62728");
   private static final List<String> MORE_COLORS =
       List.of("#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22");
+  private static final int WIDTH = 860;
+  private static final int HEIGHT = 420;
+  private static final int LEFT = 80;
+  private static final int RIGHT = 20;
+  private static final int TOP = 56;
+  private static final int BOTTOM = HEIGHT - 70;
   private static final DoubleFunction<String> US = f("%.0f µs");
   private static final DoubleFunction<String> US1 = f("%.1f µs");
   private static final DoubleFunction<String> MS = f("%.2f ms");
@@ -486,8 +494,9 @@ final class Report {
     if (!results.h2cPeak.isEmpty()) {
       md.append("## HTTP/2 cleartext: peak throughput of small GETs (EE10)\n\n");
       printf(
-          "%d s per run.%n%n", (quick ? Profile.quick() : Profile.full()).peakTime().toSeconds());
-      generators(results.h2cPeak, List.of(Calibration.H2C, Calibration.HTTP1));
+          "%d s per run.%n%n",
+          (quick ? Profile.quick() : Profile.full()).capacity().peakTime().toSeconds());
+      generators(results.h2cPeak, List.of(TimingScenarios.H2C, TimingScenarios.HTTP1));
     }
   }
 
@@ -646,8 +655,10 @@ final class Report {
   }
 
   /**
-   * A grouped bar chart: one group per row, one bar per peer (its median), labelled with {@code
-   * format}, on a logarithmic axis ticking at powers of {@code logBase} (0: a linear axis).
+   * A grouped bar chart as self-contained SVG (no plotting library: a file any browser or Markdown
+   * viewer shows): one group per row, one bar per peer (its median) labelled with {@code format}, a
+   * legend, and a logarithmic axis ticking at powers of {@code logBase} (for figures that span
+   * orders of magnitude: 10, or 32 for bytes: 1 KiB, 32 KiB, 1 MiB…), or 0: a linear axis.
    */
   private void chart(
       String file,
@@ -657,22 +668,127 @@ final class Report {
       double logBase,
       DoubleFunction<String> format)
       throws IOException {
-    List<Charts.Series> series = new ArrayList<>();
-    int custom = 0;
-    for (Peer peer : peers) {
-      String color =
-          COLORS.containsKey(peer.id)
-              ? COLORS.get(peer.id)
-              : MORE_COLORS.get(custom++ % MORE_COLORS.size());
-      double[] values =
+    double[][] values = new double[peers.size()][];
+    String[] colors = new String[peers.size()];
+    for (int s = 0, custom = 0; s < peers.size(); s++) {
+      String peer = peers.get(s).id;
+      values[s] =
           groups.stream()
-              .mapToDouble(g -> g.byPeer().getOrDefault(peer.id, Spread.NONE).median())
+              .mapToDouble(g -> g.byPeer().getOrDefault(peer, Spread.NONE).median())
               .toArray();
-      series.add(new Charts.Series(peer.label, color, values));
+      colors[s] =
+          COLORS.containsKey(peer)
+              ? COLORS.get(peer)
+              : MORE_COLORS.get(custom++ % MORE_COLORS.size());
     }
-    List<String> names = groups.stream().map(Row::name).toList();
-    Charts.groupedBars(chartDir.resolve(file), title, axis, names, series, logBase, format);
+    double[] measured =
+        Arrays.stream(values).flatMapToDouble(Arrays::stream).filter(v -> v > 0).toArray();
+    double max = Arrays.stream(measured).max().orElse(1);
+    double min = Arrays.stream(measured).min().orElse(1);
+    boolean log = logBase > 0;
+    double ln = Math.log(logBase);
+    double lo = log ? Math.pow(logBase, Math.floor(Math.log(min) / ln)) : 0;
+    double hi =
+        log
+            ? Math.max(Math.pow(logBase, Math.ceil(Math.log(max * 1.01) / ln)), lo * logBase)
+            : niceCeiling(max * 1.1);
+    DoubleUnaryOperator y =
+        v -> {
+          double f = log ? Math.log(Math.max(v, lo) / lo) / Math.log(hi / lo) : v / hi;
+          return BOTTOM - (BOTTOM - TOP) * Math.max(0, Math.min(1, f));
+        };
+    StringBuilder svg = new StringBuilder();
+    svg.append(
+        fmt(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d"
+                + " %d\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">%n",
+            WIDTH, HEIGHT, WIDTH, HEIGHT));
+    svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+    svg.append(text(LEFT, 24, "start", "font-size=\"16\" font-weight=\"bold\"", title));
+    double step = niceCeiling(hi / 5);
+    for (double tick = lo; tick <= hi * 1.0001; tick = log ? tick * logBase : tick + step) {
+      double ty = y.applyAsDouble(tick);
+      svg.append(line(fmt("%.1f", ty), "#e0e0e0"));
+      svg.append(text(LEFT - 6, ty + 4, "end", "fill=\"#555\"", format.apply(tick)));
+    }
+    svg.append(line("" + BOTTOM, "#333"));
+    int middle = (TOP + BOTTOM) / 2;
+    svg.append(
+        fmt(
+            "<text x=\"16\" y=\"%d\" transform=\"rotate(-90 16 %d)\" text-anchor=\"middle\""
+                + " fill=\"#333\">%s%s</text>%n",
+            middle, middle, escape(axis), log ? " (log scale)" : ""));
+    double groupWidth = (WIDTH - LEFT - RIGHT) / (double) Math.max(1, groups.size());
+    double barWidth = Math.min(60, groupWidth * 0.8 / Math.max(1, peers.size()));
+    for (int g = 0; g < groups.size(); g++) {
+      double groupX = LEFT + g * groupWidth;
+      for (int s = 0; s < peers.size(); s++) {
+        double v = values[s][g];
+        double x = groupX + (groupWidth - barWidth * peers.size()) / 2 + (s + 0.5) * barWidth;
+        if (Double.isNaN(v)) {
+          svg.append(text(x, BOTTOM - 4, "middle", "fill=\"#999\"", "n/a"));
+          continue;
+        }
+        double top = y.applyAsDouble(v);
+        svg.append(
+            fmt(
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+                    + "<title>%s: %s</title></rect>%n",
+                x - barWidth / 2 + 1,
+                top,
+                barWidth - 2,
+                Math.max(0.5, BOTTOM - top),
+                colors[s],
+                escape(peers.get(s).label),
+                escape(format.apply(v))));
+        svg.append(text(x, top - 4, "middle", "font-size=\"10\" fill=\"#222\"", format.apply(v)));
+      }
+      String name = groups.get(g).name();
+      svg.append(text(groupX + groupWidth / 2, BOTTOM + 18, "middle", "fill=\"#222\"", name));
+    }
+    double legendX = LEFT;
+    for (int s = 0; s < peers.size(); s++) {
+      svg.append(
+          fmt(
+              "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
+              legendX, HEIGHT - 32.0, colors[s]));
+      String name = peers.get(s).label;
+      svg.append(text(legendX + 16, HEIGHT - 22, "start", "fill=\"#222\"", name));
+      legendX += 24 + 7.5 * name.length();
+    }
+    Files.writeString(chartDir.resolve(file), svg.append("</svg>\n"));
     charts.add(file);
+  }
+
+  /** The smallest 1, 2, 2.5 or 5 times a power of ten at or above {@code v}. */
+  static double niceCeiling(double v) {
+    if (v <= 0) {
+      return 1;
+    }
+    double power = Math.pow(10, Math.floor(Math.log10(v)));
+    for (double m : new double[] {1, 2, 2.5, 5}) {
+      if (m * power >= v * 0.9999) {
+        return m * power;
+      }
+    }
+    return 10 * power;
+  }
+
+  /** A horizontal line across the plot at {@code y}. */
+  private static String line(String y, String color) {
+    return fmt(
+        "<line x1=\"%d\" y1=\"%s\" x2=\"%d\" y2=\"%s\" stroke=\"%s\"/>%n",
+        LEFT, y, WIDTH - RIGHT, y, color);
+  }
+
+  private static String text(double x, double y, String anchor, String attributes, String value) {
+    return fmt(
+        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" %s>%s</text>%n",
+        x, y, anchor, attributes, escape(value));
+  }
+
+  private static String escape(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
   // ---- Formats --------------------------------------------------------------------------------

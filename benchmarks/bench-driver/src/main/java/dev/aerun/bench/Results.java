@@ -234,8 +234,8 @@ final class Results {
   record SoakSample(double elapsedSeconds, long heapAfterGcBytes, int threads, int fds) {}
 
   /**
-   * One closed-loop run of a generator on one peer ({@link Calibration}): built-in or wrk ({@code
-   * calibration}), h2load over h2c or wrk over HTTP/1.1 ({@code h2cPeak}).
+   * One closed-loop run of a generator on one peer ({@link TimingScenarios}): built-in or wrk
+   * ({@code calibration}), h2load over h2c or wrk over HTTP/1.1 ({@code h2cPeak}).
    */
   record CalibrationRow(
       String peer,

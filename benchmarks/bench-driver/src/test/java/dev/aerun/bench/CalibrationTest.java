@@ -21,18 +21,18 @@ class CalibrationTest {
 
   @Test
   void withinFifteenPercentOfWrk_isCalibrated() {
-    String verdict = Calibration.verdict(rounds(43_000, 48_000), true);
+    String verdict = TimingScenarios.verdict(rounds(43_000, 48_000), true);
     assertEquals(
         "calibrated: the built-in peak is within 15 % of wrk's (built-in / wrk median peak 0.90)",
         verdict);
-    assertEquals(43_000, Calibration.rate(rounds(43_000, 48_000), "built-in").median());
+    assertEquals(43_000, TimingScenarios.rate(rounds(43_000, 48_000), "built-in").median());
   }
 
   @Test
   void moreThanFifteenPercentBelow_isNot() {
     assertTrue(
-        Calibration.verdict(rounds(40_000, 48_000), true).startsWith("NOT calibrated"),
-        Calibration.verdict(rounds(40_000, 48_000), true));
+        TimingScenarios.verdict(rounds(40_000, 48_000), true).startsWith("NOT calibrated"),
+        TimingScenarios.verdict(rounds(40_000, 48_000), true));
   }
 
   @Test
@@ -40,7 +40,7 @@ class CalibrationTest {
     List<CalibrationRow> builtInOnly =
         rounds(40_000, 0).stream().filter(r -> r.generator().equals("built-in")).toList();
     assertTrue(
-        Calibration.verdict(builtInOnly, false)
+        TimingScenarios.verdict(builtInOnly, false)
             .startsWith("not calibrated: wrk is not on the PATH"));
   }
 
