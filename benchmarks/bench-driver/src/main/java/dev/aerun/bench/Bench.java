@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -234,16 +235,13 @@ final class Bench {
             "soak at %.0f/s for %.1f min, %d peers side by side",
             options.soakRate(), options.soak().toSeconds() / 60.0, servers.size()));
     // A thread each: the common pool may have fewer threads than there are peers.
+    Executor newThread = task -> new Thread(task, "bench-soak").start();
     servers.stream()
-        .map(server -> CompletableFuture.runAsync(() -> soak(client, server), Bench::newThread))
+        .map(server -> CompletableFuture.runAsync(() -> soak(client, server), newThread))
         .toList()
         .forEach(CompletableFuture::join);
     List<String> order = options.peers().stream().map(p -> p.id).toList();
     results.soak.sort(Comparator.comparingInt(r -> order.indexOf(r.peer())));
-  }
-
-  private static void newThread(Runnable task) {
-    new Thread(task, "bench-soak").start();
   }
 
   private void soak(LoadGenerator client, ServerProcess server) {

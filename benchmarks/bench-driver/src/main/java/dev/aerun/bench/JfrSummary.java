@@ -57,7 +57,11 @@ final class JfrSummary {
         continue;
       }
       double weight = kind == 0 ? event.getLong("weight") : 1;
-      String caller = frames.stream().filter(n -> !isJdk(n)).findFirst().orElse(null);
+      String caller =
+          frames.stream()
+              .filter(n -> JDK.stream().noneMatch(n::startsWith))
+              .findFirst()
+              .orElse(null);
       List<Map<String, Double>> tables = tallies.get(kind);
       tables.get(0).merge(frames.get(0), weight, Double::sum);
       tables.get(1).merge(caller == null ? "(JDK only)" : caller, weight, Double::sum);
@@ -101,10 +105,6 @@ final class JfrSummary {
   private static String name(RecordedFrame frame) {
     RecordedMethod method = frame.getMethod();
     return method == null ? "(unknown)" : method.getType().getName() + "." + method.getName();
-  }
-
-  private static boolean isJdk(String name) {
-    return JDK.stream().anyMatch(name::startsWith);
   }
 
   /** The library of a frame outside the JDK ({@code null}: none). */

@@ -164,8 +164,14 @@ final class LoadGenerator implements AutoCloseable {
     return openLoop(port, load, rate, duration, OPEN_LOOP_CONNECTIONS);
   }
 
+  /** {@link #openLoop} on {@code connections}; closed loop where {@code rate} is NaN. */
   RateRun openLoop(int port, Load load, double rate, Duration duration, int connections) {
-    return run(port, load, rate, duration, connections);
+    InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+    try (NioLoad engine = new NioLoad(loopback, load, connections)) {
+      return engine.run(rate, duration);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot connect to 127.0.0.1:" + port, e);
+    }
   }
 
   /**
@@ -173,16 +179,7 @@ final class LoadGenerator implements AutoCloseable {
    * as soon as the previous answer is complete, for {@code duration}.
    */
   RateRun closedLoop(int port, Load load, int connections, Duration duration) {
-    return run(port, load, Double.NaN, duration, connections);
-  }
-
-  private static RateRun run(int port, Load load, double rate, Duration duration, int connections) {
-    InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
-    try (NioLoad engine = new NioLoad(loopback, load, connections)) {
-      return engine.run(rate, duration);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot connect to 127.0.0.1:" + port, e);
-    }
+    return openLoop(port, load, Double.NaN, duration, connections);
   }
 
   @Override

@@ -143,7 +143,9 @@ final class NioLoad implements AutoCloseable {
     } else {
       idle.addAll(conns);
     }
-    Thread selectorThread = startSelector();
+    Thread selectorThread = new Thread(this::selectLoop, "bench-load-selector");
+    selectorThread.setDaemon(true);
+    selectorThread.start();
     // An open loop's schedule starts once the selector runs, a little ahead.
     start = closedLoop ? start : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2);
     long sent = 0;
@@ -158,7 +160,13 @@ final class NioLoad implements AutoCloseable {
       }
     }
     awaitAnswers(sent);
-    stopSelector(selectorThread);
+    stop = true;
+    selector.wakeup();
+    try {
+      selectorThread.join(TimeUnit.SECONDS.toMillis(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     long cpu = CpuClock.processCpuNanos() - cpuBefore;
     double seconds = (Math.max(lastCompletion, start + 1) - start) / 1e9;
     if (closedLoop) { // as many sent as answered, none late
@@ -230,23 +238,6 @@ final class NioLoad implements AutoCloseable {
 
   private synchronized long busyCount() {
     return conns.stream().filter(c -> c.busy).count();
-  }
-
-  private Thread startSelector() {
-    Thread thread = new Thread(this::selectLoop, "bench-load-selector");
-    thread.setDaemon(true);
-    thread.start();
-    return thread;
-  }
-
-  private void stopSelector(Thread thread) {
-    stop = true;
-    selector.wakeup();
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(10));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   private void selectLoop() {

@@ -52,8 +52,10 @@ record ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, in
     Path war = options.repo().resolve(APPS + ee + ".war");
     List<String> command = new ArrayList<>();
     int knownPort = -1;
-    if (peer.isCustom()) { // its own command, told its port
-      knownPort = freePort();
+    if (peer.isCustom()) { // its own command, told a port free on 127.0.0.1 a moment ago
+      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        knownPort = socket.getLocalPort();
+      }
       command.addAll(peer.command(options.java(), options.jvmFlags(), knownPort, war));
     } else {
       boolean bare = peer == Peer.BARE;
@@ -70,13 +72,6 @@ record ServerProcess(Peer peer, String ee, RuntimeProcess process, Path temp, in
     // (the harness leaves them out).
     RuntimeProcess process = RuntimeProcess.start(peer.label, command, Map.of(), log);
     return new ServerProcess(peer, ee, process, temp, knownPort); // a built-in peer prints its port
-  }
-
-  /** A port free on 127.0.0.1 a moment ago, for a server that must be told its port. */
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 
   /** The port, once the start line is out; fails if the server exits or takes too long. */
