@@ -102,11 +102,7 @@ final class LoadGenerator implements AutoCloseable {
       return lag.getValueAtPercentile(99) / 1000.0;
     }
 
-    /**
-     * Whether the generator kept its schedule well enough for the latency it reports: its p99 lag
-     * is at most a tenth of the p99 latency. A phase that fails this is not measurable on this
-     * machine, whatever its figures.
-     */
+    /** Whether the phase measured the server, not the generator: {@link Targets#measurable}. */
     boolean measurable() {
       return Targets.measurable(lag.getValueAtPercentile(99), latency.getValueAtPercentile(99));
     }

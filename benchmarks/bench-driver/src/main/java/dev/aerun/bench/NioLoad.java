@@ -73,13 +73,16 @@ final class NioLoad implements AutoCloseable {
   private final Histogram latency = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
   private final long[] statuses = new long[600];
 
-  // Guarded by this: the hand-off of connections, and of the scheduled send times of requests
-  // that found none idle (a ring: no boxing per request in an overloaded step), between the sender
-  // and the selector thread.
+  // Guarded by this: the hand-off of connections between the sender and the selector thread, and
+  // the requests of the schedule that found none idle. Those are always consecutive (a connection
+  // goes back to the idle ones only when none waits), so a range, not a queue: nothing per request.
   private final ArrayDeque<Conn> idle = new ArrayDeque<>();
-  private long[] backlog = new long[1024]; // a ring of scheduled send times, without boxing
-  private int backlogHead;
-  private int backlogSize;
+  private long waitingFrom; // the first waiting request's number in the schedule
+  private int waiting;
+
+  // The open loop's schedule: request i is due at scheduleStart + i * periodNanos.
+  private long scheduleStart;
+  private double periodNanos;
 
   // Written by the selector thread only.
   private long ok;
@@ -133,7 +136,7 @@ final class NioLoad implements AutoCloseable {
     closedLoop = Double.isNaN(rate);
     Histogram lag = new Histogram(LoadGenerator.HIGHEST_MICROS, 3);
     long count = closedLoop ? 0 : Math.max(1, Math.round(rate * duration.toNanos() / 1e9));
-    double periodNanos = 1e9 / rate;
+    periodNanos = 1e9 / rate;
     boolean spin = rate <= SPIN_RATE_LIMIT;
     long cpuBefore = CpuClock.processCpuNanos();
     long start = System.nanoTime(); // a closed loop's first requests go out now
@@ -148,13 +151,14 @@ final class NioLoad implements AutoCloseable {
     selectorThread.start();
     // An open loop's schedule starts once the selector runs, a little ahead.
     start = closedLoop ? start : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2);
+    scheduleStart = start;
     long sent = 0;
     for (; sent < count && selectorFailure == null; sent++) {
       long intended = start + (long) (sent * periodNanos);
       waitUntil(intended, spin);
       lag.recordValue(
           Math.min(LoadGenerator.HIGHEST_MICROS, (System.nanoTime() - intended) / 1000));
-      Conn conn = takeIdle(intended);
+      Conn conn = takeIdle(sent);
       if (conn != null) {
         send(conn, intended);
       }
@@ -186,27 +190,20 @@ final class NioLoad implements AutoCloseable {
   }
 
   /**
-   * An idle connection the server has not closed, or {@code null} with {@code intended} queued for
-   * the next one that frees up. A server closes a keep-alive connection that stayed idle past its
-   * idle timeout; the selector replaces it once it reads the close, but a request sent before that
-   * would meet a connection the server had already closed (the client's mistake, not a server
-   * failure), so one idle for a while is read first: a closed one has something to say.
+   * An idle connection the server has not closed, or {@code null} with request {@code number} of
+   * the schedule left waiting for the next one that frees up. A server closes a keep-alive
+   * connection that stayed idle past its idle timeout; the selector replaces it once it reads the
+   * close, but a request sent before that would meet a connection the server had already closed
+   * (the client's mistake, not a server failure), so one idle for a while is read first: a closed
+   * one has something to say.
    */
-  private Conn takeIdle(long intended) {
+  private Conn takeIdle(long number) {
     while (true) {
       Conn conn;
       synchronized (this) {
         conn = idle.pollFirst();
         if (conn == null) {
-          if (backlogSize == backlog.length) {
-            long[] bigger = new long[backlog.length * 2];
-            for (int i = 0; i < backlogSize; i++) {
-              bigger[i] = backlog[(backlogHead + i) % backlog.length];
-            }
-            backlog = bigger;
-            backlogHead = 0;
-          }
-          backlog[(backlogHead + backlogSize++) % backlog.length] = intended;
+          waitingFrom = waiting++ == 0 ? number : waitingFrom;
           return null;
         }
       }
@@ -293,9 +290,9 @@ final class NioLoad implements AutoCloseable {
   }
 
   /**
-   * A response is complete: records it, then gives the connection its next request (the queue's
-   * oldest, or in closed loop a new one) or back to the idle ones. Returns {@code false} when the
-   * connection was replaced.
+   * A response is complete: records it, then gives the connection its next request (the one that
+   * waited longest, or in closed loop a new one) or back to the idle ones. Returns {@code false}
+   * when the connection was replaced.
    */
   private boolean complete(Conn conn, int status) throws IOException {
     long now = System.nanoTime();
@@ -343,13 +340,12 @@ final class NioLoad implements AutoCloseable {
     }
     long intended;
     synchronized (this) {
-      if (backlogSize == 0) {
+      if (waiting == 0) {
         idle.addFirst(conn);
         return;
       }
-      intended = backlog[backlogHead];
-      backlogHead = (backlogHead + 1) % backlog.length;
-      backlogSize--;
+      waiting--;
+      intended = scheduleStart + (long) (waitingFrom++ * periodNanos);
     }
     send(conn, intended);
   }

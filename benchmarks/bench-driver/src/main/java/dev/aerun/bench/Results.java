@@ -131,15 +131,11 @@ final class Results {
   record Percentiles(double p50, double p90, double p99, double p999, double max) {
     static Percentiles of(Histogram h) {
       return new Percentiles(
-          ms(h.getValueAtPercentile(50)),
-          ms(h.getValueAtPercentile(90)),
-          ms(h.getValueAtPercentile(99)),
-          ms(h.getValueAtPercentile(99.9)),
-          ms(h.getMaxValue()));
-    }
-
-    private static double ms(long micros) {
-      return micros / 1000.0;
+          h.getValueAtPercentile(50) / 1000.0,
+          h.getValueAtPercentile(90) / 1000.0,
+          h.getValueAtPercentile(99) / 1000.0,
+          h.getValueAtPercentile(99.9) / 1000.0,
+          h.getMaxValue() / 1000.0);
     }
   }
 

@@ -405,11 +405,7 @@ final class Targets {
     return a.known() && b.known() && a.min() <= b.max() && b.min() <= a.max();
   }
 
-  /**
-   * Whether {@code peer} beats bare Jetty by more than the noise: every measurement of the peer
-   * better than every one of bare Jetty's. Bare Jetty does the least work of all peers on the same
-   * app, so such a result points at the measurement, not at the peer.
-   */
+  /** Whether every measurement of {@code peer} is better than every one of bare Jetty's. */
   static boolean beatsBeyondNoise(Spread peer, Spread bare, boolean lowerIsBetter) {
     // Not measured (NaN) compares false.
     return lowerIsBetter ? peer.max() < bare.min() : peer.min() > bare.max();

@@ -87,6 +87,18 @@ class NioLoadTest {
           }
         });
     server.createContext(
+        "/slow",
+        exchange -> {
+          requests.incrementAndGet();
+          try {
+            Thread.sleep(20);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          exchange.sendResponseHeaders(200, -1);
+          exchange.close();
+        });
+    server.createContext(
         "/missing",
         exchange -> {
           requests.incrementAndGet();
@@ -121,6 +133,23 @@ class NioLoadTest {
     assertEquals(100, run.lag().getTotalCount());
     assertEquals(100, requests.get());
     assertTrue(run.generatorCpuNanos() > 0);
+  }
+
+  @Test
+  void openLoop_requestsThatFindNoIdleConnectionWaitAndGoOutInScheduleOrder() throws Exception {
+    // One connection, answers after 20 ms, a request every 10 ms: most requests wait for it.
+    RateRun run =
+        generator.openLoop(
+            address.getPort(), new Load("GET", "/slow", null), 100, Duration.ofMillis(400), 1);
+
+    assertEquals(40, run.sent());
+    assertEquals(40, run.ok(), run.statuses().toString());
+    assertEquals(0, run.errors());
+    assertEquals(40, requests.get());
+    // Counted from each request's scheduled time: the last waited for the 39 before it.
+    assertTrue(
+        run.latency().getMaxValue() >= 39 * 20_000 - 40 * 10_000,
+        run.latency().getMaxValue() + " µs");
   }
 
   @Test

@@ -68,11 +68,8 @@ public final class ApiCallsBench {
   public static void main(String[] args) throws Exception {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-    run(Path.of("").toAbsolutePath(), seconds, rounds, System.out);
-    System.exit(0);
-  }
-
-  static void run(Path repo, int seconds, int rounds, PrintStream out) throws Exception {
+    Path repo = Path.of("").toAbsolutePath();
+    PrintStream out = System.out;
     Path data = Files.createTempDirectory("aerun-api-bench-");
     Process host = startHost(repo.resolve("runtime-main/target/lib/apihost"), data);
     int port = awaitPort(host);
@@ -104,9 +101,14 @@ public final class ApiCallsBench {
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     URI rpc = URI.create("http://127.0.0.1:" + port + "/rpc_http");
     try {
-      byte[] value = "v".repeat(100).getBytes(StandardCharsets.US_ASCII);
-      runner.client(new Call(null, "memcache", "Set", memcacheSet("k", value)), connector, 0);
-      runner.client(new Call(null, "datastore_v3", "Put", datastorePut()), connector, 0);
+      // MemcacheSetRequest { group Item = 1 { key = 2; value = 3; } }
+      byte[] set = message(1, new Group(message(2, "k", 3, "v".repeat(100)))).toByteArray();
+      runner.client(new Call(null, "memcache", "Set", set), connector, 0);
+      // PutRequest { entity = 1: EntityProto { key = 13, entity_group = 16: Path, property = 14 } }
+      // Property { name = 3: "p", value = 5: PropertyValue { stringValue = 3 }, multiple = 4 }
+      UnknownFieldSet property = message(3, "p", 5, message(3, "d".repeat(100)), 4, 0L);
+      byte[] put = message(1, message(13, reference(), 16, path(), 14, property)).toByteArray();
+      runner.client(new Call(null, "datastore_v3", "Put", put), connector, 0);
       List<Call> calls =
           List.of(
               new Call("memcache get 100 B", "memcache", "Get", message(1, "k").toByteArray()),
@@ -145,6 +147,7 @@ public final class ApiCallsBench {
       host.getOutputStream().close(); // the host writes its data and exits
       host.waitFor();
     }
+    System.exit(0);
   }
 
   private static void row(PrintStream out, Call call, int threads, String path, Result r) {
@@ -318,11 +321,6 @@ public final class ApiCallsBench {
 
   private record Group(UnknownFieldSet fields) {}
 
-  private static byte[] memcacheSet(String key, byte[] value) {
-    // MemcacheSetRequest { group Item = 1 { key = 2; value = 3; } }
-    return message(1, new Group(message(2, key, 3, value))).toByteArray();
-  }
-
   /** Reference {app = 13: "bench", path = 14: Path}. */
   private static UnknownFieldSet reference() {
     return message(13, "bench", 14, path());
@@ -331,14 +329,6 @@ public final class ApiCallsBench {
   /** Path {group Element = 1 {type = 2: "E", name = 4: "e"}}. */
   private static UnknownFieldSet path() {
     return message(1, new Group(message(2, "E", 4, "e")));
-  }
-
-  private static byte[] datastorePut() {
-    // PutRequest { entity = 1: EntityProto { key = 13, entity_group = 16: Path, property = 14 } }
-    byte[] value = "d".repeat(100).getBytes(StandardCharsets.US_ASCII);
-    // Property { name = 3: "p", value = 5: PropertyValue { stringValue = 3 }, multiple = 4: false }
-    UnknownFieldSet property = message(3, "p", 5, message(3, value), 4, 0L);
-    return message(1, message(13, reference(), 16, path(), 14, property)).toByteArray();
   }
 
   private static byte[] envelope(Call call) {
