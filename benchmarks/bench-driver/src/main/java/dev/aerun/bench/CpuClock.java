@@ -86,7 +86,6 @@ final class CpuClock {
     }
   }
 
-  /** A thread of a process. */
   record ThreadId(long pid, long tid) {}
 
   /** A thread's CPU time so far, and whether it is a JIT compiler's. */

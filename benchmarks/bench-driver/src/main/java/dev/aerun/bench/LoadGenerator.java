@@ -29,7 +29,6 @@ final class LoadGenerator implements AutoCloseable {
   /** The largest latency recorded: one minute, in microseconds. */
   static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
 
-  /** Connections of a closed-loop run. */
   static final int CLOSED_LOOP_CONNECTIONS = 16;
 
   /** Connections of an open-loop run: enough that a slow answer seldom makes a request queue. */

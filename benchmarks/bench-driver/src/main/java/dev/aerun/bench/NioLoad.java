@@ -66,7 +66,6 @@ final class NioLoad implements AutoCloseable {
 
   private final InetSocketAddress address;
   private final ByteBuffer request;
-  private final boolean head;
   private final Selector selector;
   private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
   private final List<Conn> conns = new ArrayList<>();
@@ -98,7 +97,6 @@ final class NioLoad implements AutoCloseable {
 
   NioLoad(InetSocketAddress address, Load load, int connections) throws IOException {
     this.address = address;
-    this.head = load.method().equals("HEAD");
     this.request = encode(address, load);
     this.selector = Selector.open();
     for (int i = 0; i < connections; i++) {
@@ -373,7 +371,6 @@ final class NioLoad implements AutoCloseable {
   private void send(Conn conn, long intended) {
     conn.intended = intended;
     conn.busy = true;
-    conn.parser.expectNoBody(head);
     ByteBuffer out = conn.out.rewind();
     try {
       while (out.hasRemaining()) {

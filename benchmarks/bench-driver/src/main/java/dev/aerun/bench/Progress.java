@@ -16,7 +16,6 @@ final class Progress {
     this.out = out;
   }
 
-  /** A step begins. */
   synchronized void begin(String what) {
     out.printf(Locale.ROOT, "[%s] %3d  %-52s", elapsed(), done + 1, what);
     out.flush();

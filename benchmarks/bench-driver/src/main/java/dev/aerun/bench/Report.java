@@ -821,7 +821,6 @@ final class Report {
     return fmt(format + List.of(" B", " KiB", " MiB", " GiB").get(unit), v);
   }
 
-  /** Bytes with their sign. */
   static String signedBytes(double b) {
     return Double.isNaN(b) ? "–" : (b < 0 ? "−" : "") + bytes(Math.abs(b));
   }
