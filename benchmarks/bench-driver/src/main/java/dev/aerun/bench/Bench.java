@@ -149,9 +149,10 @@ final class Bench {
    * that whatever else the machine does meanwhile falls on every peer alike.
    */
   private void rounds(LoadGenerator client, Collection<ServerProcess> live) {
-    for (int round = 1; round <= profile.timed().rounds(); round++) {
+    Profile.Timed timed = profile.timed();
+    for (int round = 1; round <= timed.rounds(); round++) {
       int r = round;
-      String of = " [" + round + "/" + profile.timed().rounds() + "]";
+      String of = " [" + round + "/" + timed.rounds() + "]";
       for (ServerProcess server : live) {
         if (!server.isAlive()) {
           continue;
@@ -172,10 +173,7 @@ final class Bench {
               "cpu 1 KiB in / 32 KiB out", () -> timing.cpu(client, server, port, r, results));
         }
         for (long size : options.runs(Scenario.LATENCY) ? LATENCY_SIZES : new long[0]) {
-          int rate =
-              size == 1024 * 1024
-                  ? profile.timed().latencyRate1m()
-                  : profile.timed().latencyRate5k();
+          int rate = size == 1024 * 1024 ? timed.latencyRate1m() : timed.latencyRate5k();
           steps.put(
               "latency " + Report.size(size) + " @ " + rate + "/s",
               () -> timing.latency(client, peer, port, size, rate, r, results));
@@ -319,8 +317,8 @@ final class Bench {
         steal.measure(
             () -> {
               try (ServerProcess server = start(peer, "ee10", what)) {
-                long nanos = server.awaitFirstOk("/hello");
-                return new Start(nanos / 1e6, server.rssBytes(), Double.NaN);
+                return new Start(
+                    server.awaitFirstOk("/hello") / 1e6, server.rssBytes(), Double.NaN);
               }
             });
     Start s = start.value();
