@@ -15,11 +15,11 @@ import java.util.stream.LongStream;
  *
  * <p>On a busy host steal comes in bursts: a third of the machine's CPU for seconds, then nothing.
  * In a burst the server and the load generator are both descheduled for milliseconds at a time, so
- * a phase measured in one measures the host. Every timed phase notes the steal over it; one over
- * {@code maxPercent} is run again (at most {@code attempts} runs, the least disturbed kept), after
- * waiting in one-second windows for the burst to pass (a phase run again at once mostly lands in
- * the same burst). The waiting has a budget for the whole run. Without a steal figure (bare metal)
- * nothing is ever run again.
+ * a phase measured in one measures the host. Every timed phase notes the steal over it, in percent
+ * of the machine's CPU time; one over {@code maxPercent} is run again (at most {@code attempts}
+ * runs, the least disturbed kept), after waiting in one-second windows for the burst to pass (a
+ * phase run again at once mostly lands in the same burst). The waiting has a budget for the whole
+ * run. Without a steal figure (bare metal) nothing is ever run again.
  */
 final class Steal {
   private static final Path PROC_STAT = Path.of("/proc/stat");
@@ -37,12 +37,6 @@ final class Steal {
   private int disturbed;
   private double worstPercent;
 
-  /**
-   * @param maxPercent the most steal, in percent of the machine's CPU time over a phase, that a
-   *     phase may see and still count as undisturbed
-   * @param attempts how many times a phase runs at most
-   * @param calmBudget the longest the whole run waits, in all, for bursts to pass
-   */
   Steal(
       double maxPercent,
       int attempts,
