@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.aerun.testing.Http2Sessions;
 import dev.aerun.testing.RuntimeProcess;
 import dev.aerun.testing.Runtimes;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -315,8 +317,8 @@ class H2cTest {
   }
 
   private Session connect(RuntimeProcess runtime, Watched watched) throws Exception {
-    return raw.connect(new InetSocketAddress("127.0.0.1", runtime.port()), watched)
-        .get(30, TimeUnit.SECONDS);
+    return Http2Sessions.connect(
+        raw, new InetSocketAddress("127.0.0.1", runtime.port()), watched, Duration.ofSeconds(30));
   }
 
   private static HeadersFrame get(RuntimeProcess runtime, String path) {

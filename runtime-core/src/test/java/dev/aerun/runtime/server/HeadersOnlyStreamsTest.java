@@ -3,12 +3,14 @@ package dev.aerun.runtime.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.aerun.testing.Http2Sessions;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -68,11 +70,11 @@ class HeadersOnlyStreamsTest {
     client = new HTTP2Client();
     client.start();
     session =
-        client
-            .connect(
-                new InetSocketAddress("127.0.0.1", connector.getLocalPort()),
-                new Session.Listener() {})
-            .get(10, TimeUnit.SECONDS);
+        Http2Sessions.connect(
+            client,
+            new InetSocketAddress("127.0.0.1", connector.getLocalPort()),
+            new Session.Listener() {},
+            Duration.ofSeconds(10));
   }
 
   @AfterEach

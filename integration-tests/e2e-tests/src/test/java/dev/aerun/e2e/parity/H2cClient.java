@@ -1,11 +1,13 @@
 package dev.aerun.e2e.parity;
 
 import dev.aerun.e2e.parity.ParityCase.Header;
+import dev.aerun.testing.Http2Sessions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -122,10 +124,13 @@ final class H2cClient {
     client.setMaxRequestHeadersSize((int) HEADER_LIST_LIMIT);
     client.start();
     try {
+      // Once the server's SETTINGS apply: a stream opened before may be given too large a window.
       Session session =
-          client
-              .connect(new InetSocketAddress("127.0.0.1", port), new Session.Listener() {})
-              .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+          Http2Sessions.connect(
+              client,
+              new InetSocketAddress("127.0.0.1", port),
+              new Session.Listener() {},
+              Duration.ofSeconds(TIMEOUT_SECONDS));
       // Read now: once the server has closed the session (after an error answer) it has none.
       InetSocketAddress local = (InetSocketAddress) session.getLocalSocketAddress();
       Answer answer = new Answer(content == null ? 0 : content.length);
