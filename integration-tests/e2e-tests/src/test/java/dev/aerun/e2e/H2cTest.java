@@ -17,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
@@ -178,17 +177,35 @@ class H2cTest {
   @ParameterizedTest
   @ValueSource(strings = {"http", "legacy"})
   void theBodyLimitHoldsOverHttp2(String mode) throws Exception {
-    AtomicInteger status = new AtomicInteger();
+    RuntimeProcess runtime = byMode.get(mode);
+    // A raw stream: its HEADERS are seen before the reset that follows them. (Jetty's HttpClient
+    // may fail the exchange on that reset before it reports the answer it already read.)
+    Session session = connect(runtime, new Watched());
+    CompletableFuture<Integer> status = new CompletableFuture<>();
+    int length = 33 * 1024 * 1024;
+    MetaData.Request post =
+        new MetaData.Request(
+            "POST",
+            HttpURI.from(runtime.uri("/request-info").toString()),
+            HttpVersion.HTTP_2,
+            HttpFields.build().put("Content-Length", String.valueOf(length)));
+    Stream stream =
+        session
+            .newStream(new HeadersFrame(post, null, false), statusTo(status))
+            .get(10, TimeUnit.SECONDS);
+    byte[] frame = new byte[16 * 1024];
     try {
-      h2.POST(byMode.get(mode).uri("/request-info"))
-          .body(new BytesRequestContent(new byte[33 * 1024 * 1024]))
-          .onResponseBegin(response -> status.set(response.getStatus()))
-          .timeout(60, TimeUnit.SECONDS)
-          .send();
+      for (int sent = 0; sent < length && !status.isDone(); sent += frame.length) {
+        stream
+            .data(
+                new DataFrame(
+                    stream.getId(), java.nio.ByteBuffer.wrap(frame), sent + frame.length >= length))
+            .get(30, TimeUnit.SECONDS);
+      }
     } catch (ExecutionException resetAfterTheAnswer) {
       // Having answered, the server resets the stream (NO_ERROR) to stop the rest of the upload.
     }
-    assertEquals(413, status.get());
+    assertEquals(413, status.get(60, TimeUnit.SECONDS));
   }
 
   @Test
