@@ -41,11 +41,13 @@ public final class Http2Sessions {
   public static Session connect(
       HTTP2Client client, InetSocketAddress address, Session.Listener listener, Duration timeout)
       throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
     SettingsFirst settingsFirst = new SettingsFirst(listener);
     Session session =
-        client.connect(address, settingsFirst).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        client.connect(address, settingsFirst).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     try {
-      settingsFirst.settings.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      // One bound for both waits, as the contract says.
+      settingsFirst.settings.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       session.close(0, "no SETTINGS from the server", Callback.NOOP);
       throw new TimeoutException(
