@@ -36,7 +36,7 @@ training=${4:-} training_jakarta=${5:-}
 lock="$here/packages/$runtime.lock"
 [ -f "$lock" ] || { echo "error: no $lock: run images/bin/refresh-lock.sh $runtime" >&2; exit 2; }
 [ -f "$dist/runtime-main.jar" ] || { echo "error: no $dist/runtime-main.jar: build runtime-main first" >&2; exit 2; }
-for tool in dpkg-deb apt-get sha256sum java; do
+for tool in dpkg-deb apt-get sha256sum java jar; do
   command -v "$tool" >/dev/null || { echo "error: $tool is needed to build the images (Debian: apt-get install dpkg apt coreutils)" >&2; exit 2; }
 done
 AERUN_SUITE=$(awk '$1=="suite"{print $2}' "$lock")
@@ -94,6 +94,17 @@ java -cp "$dist/lib/stage/*" dev.aerun.stage.oci.TrustStore \
 cp "$dist/runtime-main.jar" "$work/dist/"
 cp -R "$dist/lib" "$work/dist/lib"
 rm -rf "$work/dist/lib/stage" "$work/dist/lib/apihost"
+# The response codecs' native libraries for the image's platform (linux, amd64), out of their jars
+# once here: the launcher points the codecs at lib/native (NativeCodecs), where each would otherwise
+# copy its library into /tmp at every start and load it from there.
+natives=$(mktemp -d)
+for jar in "$work/dist/lib"/native-linux-x86_64-*.jar "$work/dist/lib"/zstd-jni-*.jar; do
+  (cd "$natives" && jar -xf "$jar" lib/linux-x86_64/libbrotli.so linux/amd64)
+done
+mkdir -p "$work/dist/lib/native"
+cp "$natives/lib/linux-x86_64/libbrotli.so" "$work/dist/lib/native/libbrotli.so"
+cp "$natives"/linux/amd64/libzstd-jni-*.so "$work/dist/lib/native/libzstd-jni.so"
+rm -rf "$natives"
 
 # 4. The class-data-sharing archive.
 cds_layer="" cds_option=""

@@ -127,6 +127,7 @@ class ImageRunTest {
         assertTrue(
             Files.readString(Path.of("/proc/" + jvm.pid() + "/status")).contains("\nUid:\t65532\t"),
             "runs as the image's non-root user");
+        assertCodecsFromTheImage(jvm);
         assertTrue(jvm.destroy(), "SIGTERM sent"); // SIGTERM: the runtime drains
         assertEquals(0, c.waitForExit(), c.output());
         assertFalse(c.output().contains("again with"), "no relaunch inside the image");
@@ -223,6 +224,27 @@ class ImageRunTest {
       assertEquals(0, c.waitForExit(), c.output());
     } finally {
       c.kill();
+    }
+  }
+
+  /**
+   * The response codecs' native libraries are mapped from the image's {@code
+   * /opt/aerun/lib/native}, where its build put them: not copies the codecs made in {@code /tmp} at
+   * the start.
+   */
+  static void assertCodecsFromTheImage(ProcessHandle jvm) throws IOException {
+    List<String> maps = Files.readAllLines(Path.of("/proc/" + jvm.pid() + "/maps"));
+    for (String library : List.of("libbrotli", "libzstd-jni")) {
+      List<String> mapped =
+          maps.stream()
+              .filter(l -> l.contains("/" + library))
+              .map(l -> l.substring(l.indexOf('/')))
+              .distinct()
+              .toList();
+      // The path as this process sees it: under the container's root file system.
+      assertEquals(1, mapped.size(), library + " mapped once: " + mapped);
+      assertTrue(
+          mapped.get(0).endsWith("/opt/aerun/lib/native/" + library + ".so"), mapped::toString);
     }
   }
 
