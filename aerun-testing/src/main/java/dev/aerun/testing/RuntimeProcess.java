@@ -367,6 +367,11 @@ public final class RuntimeProcess implements AutoCloseable {
     return output;
   }
 
+  /** {@link #jcmd(Path, long, String...)} on this process, with the JDK this JVM runs on. */
+  public String jcmd(String... command) throws IOException, InterruptedException {
+    return jcmd(Path.of(System.getProperty("java.home"), "bin", "java"), pid(), command);
+  }
+
   private static File nullDevice() {
     return new File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
   }

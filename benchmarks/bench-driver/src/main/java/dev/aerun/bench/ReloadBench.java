@@ -88,15 +88,15 @@ final class ReloadBench {
    * its objects keep until their finalizers have run, and counts two loaders where one is live.
    */
   private static String memoryLine(RuntimeProcess runtime, int reloads) throws Exception {
-    jcmd(runtime.pid(), "GC.run");
-    jcmd(runtime.pid(), "GC.run_finalization");
-    jcmd(runtime.pid(), "GC.run");
-    String heap = jcmd(runtime.pid(), "GC.heap_info");
+    runtime.jcmd("GC.run");
+    runtime.jcmd("GC.run_finalization");
+    runtime.jcmd("GC.run");
+    String heap = runtime.jcmd("GC.heap_info");
     Matcher used = Pattern.compile("used (\\d+)K").matcher(heap);
     long usedKiB = used.find() ? Long.parseLong(used.group(1)) : -1;
-    String loaders = jcmd(runtime.pid(), "VM.classloader_stats");
+    String loaders = runtime.jcmd("VM.classloader_stats");
     long webappLoaders = loaders.lines().filter(l -> l.contains("WebAppClassLoader")).count();
-    String classes = jcmd(runtime.pid(), "PerfCounter.print");
+    String classes = runtime.jcmd("PerfCounter.print");
     Matcher loaded = Pattern.compile("java.cls.loadedClasses=(\\d+)").matcher(classes);
     Matcher unloaded = Pattern.compile("java.cls.unloadedClasses=(\\d+)").matcher(classes);
     return String.format(
@@ -107,10 +107,5 @@ final class ReloadBench {
             ? String.valueOf(Long.parseLong(loaded.group(1)) - Long.parseLong(unloaded.group(1)))
             : "?",
         webappLoaders);
-  }
-
-  private static String jcmd(long pid, String command) throws Exception {
-    return RuntimeProcess.jcmd(
-        Path.of(System.getProperty("java.home"), "bin", "java"), pid, command);
   }
 }

@@ -85,11 +85,11 @@ class DevServerTest {
       Files.write(app.resolve(HELLO_CLASS), variants[i % 2]);
       runtime.awaitOutput(Pattern.compile("(?s)(Reloaded app in .*){" + (2 + i) + "}"));
       if (i == 0) {
-        before = liveInstances(runtime.pid(), mountedJar);
+        before = liveInstances(runtime, mountedJar);
       }
     }
     assertEquals("Hello 2", Http.get(runtime.uri("/hello")).body());
-    long after = liveInstances(runtime.pid(), mountedJar);
+    long after = liveInstances(runtime, mountedJar);
     assertTrue(before > 0, "the app's jars are mounted: the count sees them");
     assertTrue(
         after <= before,
@@ -102,26 +102,22 @@ class DevServerTest {
   }
 
   /**
-   * Live instances of {@code className} in process {@code pid} ({@code jcmd GC.class_histogram},
-   * which collects first). Read twice, the second time counts: a first collection leaves what waits
-   * for finalization, an old webapp's resources among them.
+   * Live instances of {@code className} in {@code runtime} ({@code jcmd GC.class_histogram}, which
+   * collects first). Read twice, the second time counts: a first collection leaves what waits for
+   * finalization, an old webapp's resources among them.
    */
-  private static long liveInstances(long pid, String className) throws Exception {
-    jcmd(pid, "GC.run");
-    jcmd(pid, "GC.run_finalization");
+  private static long liveInstances(RuntimeProcess runtime, String className) throws Exception {
+    runtime.jcmd("GC.run");
+    runtime.jcmd("GC.run_finalization");
     // Rows read "  num:  instances  bytes  class name"; a class with no instance has no row.
-    return jcmd(pid, "GC.class_histogram")
+    return runtime
+        .jcmd("GC.class_histogram")
         .lines()
         .map(String::trim)
         .map(line -> line.split("\\s+"))
         .filter(row -> row.length >= 4 && row[3].equals(className))
         .mapToLong(row -> Long.parseLong(row[1]))
         .sum();
-  }
-
-  private static String jcmd(long pid, String command) throws Exception {
-    return RuntimeProcess.jcmd(
-        Path.of(System.getProperty("java.home"), "bin", "java"), pid, command);
   }
 
   @Test
