@@ -37,7 +37,7 @@ lock="$here/packages/$runtime.lock"
 [ -f "$lock" ] || { echo "error: no $lock: run images/bin/refresh-lock.sh $runtime" >&2; exit 2; }
 [ -f "$dist/runtime-main.jar" ] || { echo "error: no $dist/runtime-main.jar: build runtime-main first" >&2; exit 2; }
 for tool in dpkg-deb apt-get sha256sum java jar; do
-  command -v "$tool" >/dev/null || { echo "error: $tool is needed to build the images (Debian: apt-get install dpkg apt coreutils)" >&2; exit 2; }
+  command -v "$tool" >/dev/null || { echo "error: $tool is needed to build the images (Debian: apt-get install dpkg apt coreutils, and a JDK for java and jar)" >&2; exit 2; }
 done
 AERUN_SUITE=$(awk '$1=="suite"{print $2}' "$lock")
 . "$here/bin/apt-env.sh"

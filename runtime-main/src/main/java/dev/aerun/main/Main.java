@@ -7,7 +7,6 @@ public final class Main {
   public static void main(String[] args) {
     if (!StageCommand.isStage(args)) {
       StartupClasses.preloadInBackground(); // first: it runs beside the whole start
-      NativeCodecs.useBundled();
     }
     int exit = Launcher.run(System.getenv(), Launcher.commandLineProperties(), args);
     // Also after a graceful shutdown: threads of libraries (gRPC's event loops) must not keep

@@ -11,11 +11,12 @@ import java.util.function.Function;
  * Points the response codecs (brotli, zstandard) at the native libraries the runtime's home carries
  * in {@code lib/native}, which the images' build takes out of the codecs' jars once.
  *
- * <p>Without them each codec copies its library out of its jar into {@code java.io.tmpdir} at every
- * start and loads it from there: a few megabytes written and about 40 ms of the main thread's CPU
- * before the server is up. A home without {@code lib/native} (the runtime jar as the build leaves
- * it, on any platform) keeps that behaviour; a property already set (by the operator, with {@code
- * -D} or {@code JAVA_TOOL_OPTIONS}) is left as it is.
+ * <p>Called where every role starts its runtime ({@link RuntimeStarter}), before the server is
+ * built. Without the libraries each codec copies its library out of its jar into {@code
+ * java.io.tmpdir} at every start and loads it from there: a few megabytes written and about 40 ms
+ * of the main thread's CPU before the server is up. A home without {@code lib/native} (the runtime
+ * jar as the build leaves it, on any platform) keeps that behaviour; a property already set (by the
+ * operator, with {@code -D} or {@code JAVA_TOOL_OPTIONS}) is left as it is.
  */
 final class NativeCodecs {
   /** The folder of {@code home}. */

@@ -123,6 +123,7 @@ final class RuntimeStarter {
   private static RunningRuntime deployAndServe(RuntimeConfig config) throws StartupException {
     LaunchOptions options = config.options();
     config.appSystemProperties().forEach(System::setProperty);
+    NativeCodecs.useBundled(); // before the server's compression loads the codecs
     AppSettings.logCapacity(config.server().capacity(), config.role() == Role.RUNTIME);
     if (config.role() == Role.ALL) {
       try {

@@ -35,7 +35,6 @@ public final class Training {
   private Training() {}
 
   public static void main(String[] args) {
-    NativeCodecs.useBundled(); // as Main does: the codecs' classes as a start loads them
     System.exit(run(System.getenv(), args));
   }
 
