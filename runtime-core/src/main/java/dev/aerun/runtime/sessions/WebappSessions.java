@@ -96,14 +96,14 @@ public final class WebappSessions {
     if (store == null) {
       throw new IllegalStateException("sessions are disabled");
     }
-    DefaultSessionCache cache = new DefaultSessionCache(manager);
+    DefaultSessionCache cache =
+        shared ? new SharedSessionCache(manager) : new DefaultSessionCache(manager);
     try {
       cache.setSessionDataStore(store.getSessionDataStore(manager));
     } catch (Exception e) {
       throw new IllegalStateException("Cannot create the session store: " + e.getMessage(), e);
     }
     if (shared) {
-      cache.setEvictionPolicy(SessionCache.EVICT_ON_SESSION_EXIT);
       cache.setSaveOnCreate(true);
       cache.setFlushOnResponseCommit(flushBeforeResponse);
     }
