@@ -2,6 +2,7 @@
 # A throw-away PostgreSQL server for the session store tests, under an unprivileged user
 # (PostgreSQL refuses to run as root).
 #   postgres.sh start DIR PORT   initdb in DIR/data, serve 127.0.0.1:PORT, trust local logins
+#   postgres.sh createdb DIR PORT NAME   a new, empty database NAME on the server of postgres.sh start
 #   postgres.sh stop DIR
 # Uses Debian's postgresql package; as root, installs it when missing (CI's fresh machines) and
 # runs the server as the system user aerun-pg, made on first use.
@@ -45,6 +46,9 @@ case "$command" in
     as_user "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 120 \
       -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off" start >&2 \
       || { cat "$dir/server.log" >&2; exit 1; }
+    ;;
+  createdb)
+    "$bin/createdb" -h 127.0.0.1 -p "${3:?PORT}" -U postgres "${4:?NAME}" >&2
     ;;
   stop)
     as_user "$bin/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >&2

@@ -16,6 +16,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
@@ -38,6 +39,7 @@ class SharedSessionsTest {
 
   private static final Path SCRIPT = Path.of("bin", "postgres.sh").toAbsolutePath();
   private Path dataDir;
+  private int port;
   private String url;
 
   /** Skipped only when asked: without PostgreSQL (or root to install it), the start fails. */
@@ -64,6 +66,7 @@ class SharedSessionsTest {
               .start();
       String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (p.waitFor(10, TimeUnit.MINUTES) && p.exitValue() == 0) {
+        this.port = port;
         url = "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
         return;
       }
@@ -180,6 +183,33 @@ class SharedSessionsTest {
     }
     assertTrue(length >= 0, "a Content-Length: " + head);
     return new String(in.readNBytes(length), StandardCharsets.UTF_8).trim();
+  }
+
+  /**
+   * Instances that start at once on an empty database all serve: each finds no session table, one
+   * creates it, and the others, whose create fails, find the table it made.
+   */
+  @Test
+  void instancesStartingAtOnce_onAnEmptyDatabase_allServe() throws Exception {
+    String database = "fresh" + ThreadLocalRandom.current().nextInt(1_000_000);
+    Process created =
+        new ProcessBuilder(
+                SCRIPT.toString(), "createdb", dataDir.toString(), String.valueOf(port), database)
+            .inheritIO()
+            .start();
+    assertTrue(created.waitFor(2, TimeUnit.MINUTES) && created.exitValue() == 0, "createdb");
+    String fresh = url.replace("/postgres?", "/" + database + "?");
+    Path war = RuntimeProcess.app("sample-sessions-ee10.war");
+    List<RuntimeProcess> instances = new ArrayList<>();
+    for (int i = 0; i < 3; i++) { // launched together: their starts reach the table at once
+      instances.add(runtimes.start(RuntimeProcess.launch(war).args("--sessions-jdbc-url", fresh)));
+    }
+    RawResponse first = RawResponse.get(instances.get(0).port(), "/counter");
+    assertEquals("visits=1 EE10", first.body().trim(), first.body());
+    String session = cookie(first);
+    assertEquals("visits=2 EE10", visit(instances.get(1), session));
+    assertEquals("visits=3 EE10", visit(instances.get(2), session));
+    instances.forEach(RuntimeProcess::close);
   }
 
   @Test

@@ -2,7 +2,6 @@ package dev.aerun.runtime.sessions;
 
 import java.util.Objects;
 import org.eclipse.jetty.session.DatabaseAdaptor;
-import org.eclipse.jetty.session.JDBCSessionDataStoreFactory;
 import org.eclipse.jetty.session.SessionDataStore;
 import org.eclipse.jetty.session.SessionDataStoreFactory;
 import org.eclipse.jetty.session.SessionManager;
@@ -43,15 +42,14 @@ public record JdbcSessionStore(String url, boolean writeBehind) implements Sessi
   public SessionDataStore getSessionDataStore(SessionManager manager) throws Exception {
     DatabaseAdaptor database = new DatabaseAdaptor();
     database.setDriverInfo(POSTGRESQL_DRIVER, url);
-    JDBCSessionDataStoreFactory jdbc = new JDBCSessionDataStoreFactory();
+    SharedJdbcSessionDataStore jdbc = new SharedJdbcSessionDataStore();
     jdbc.setDatabaseAdaptor(database);
     // A session is written when a response commits and again when its last request ends. With no
     // save period the second write always happens and carries this instance's copy: a request that
     // ends late (its client already served) would write back an older session over what another
     // instance wrote meanwhile. With one, only a session changed since the first write is written.
     jdbc.setSavePeriodSec(SAVE_PERIOD_SECONDS);
-    SessionDataStore store = jdbc.getSessionDataStore(manager);
-    return writeBehind ? new WriteBehindSessionDataStore(store) : store;
+    return writeBehind ? new WriteBehindSessionDataStore(jdbc) : jdbc;
   }
 
   /** The URL without its parameters, which may hold a password. */
