@@ -6,7 +6,9 @@ import org.eclipse.jetty.session.SessionManager;
 
 /**
  * The session cache of a store that instances share: a session stays in it only while requests use
- * it ({@link #EVICT_ON_SESSION_EXIT}), so the next request reads what the last one wrote.
+ * it ({@link #EVICT_ON_SESSION_EXIT}), so the next request reads what the last one wrote; a new
+ * session is written at once; unless {@code flushOnCommit} is false (the store writes behind), a
+ * request's changes are written before its response is sent.
  *
  * <p>A request that finds its session in the cache just as the request before it leaves waits for
  * the session's lock while that request writes and evicts it. Jetty's cache then answers with no
@@ -18,9 +20,11 @@ final class SharedSessionCache extends DefaultSessionCache {
   /** How often a request reads a session that was evicted while it waited for it. */
   private static final int ATTEMPTS = 3;
 
-  SharedSessionCache(SessionManager manager) {
+  SharedSessionCache(SessionManager manager, boolean flushOnCommit) {
     super(manager);
     setEvictionPolicy(EVICT_ON_SESSION_EXIT);
+    setSaveOnCreate(true);
+    setFlushOnResponseCommit(flushOnCommit);
   }
 
   @Override

@@ -97,15 +97,13 @@ public final class WebappSessions {
       throw new IllegalStateException("sessions are disabled");
     }
     DefaultSessionCache cache =
-        shared ? new SharedSessionCache(manager) : new DefaultSessionCache(manager);
+        shared
+            ? new SharedSessionCache(manager, flushBeforeResponse)
+            : new DefaultSessionCache(manager);
     try {
       cache.setSessionDataStore(store.getSessionDataStore(manager));
     } catch (Exception e) {
       throw new IllegalStateException("Cannot create the session store: " + e.getMessage(), e);
-    }
-    if (shared) {
-      cache.setSaveOnCreate(true);
-      cache.setFlushOnResponseCommit(flushBeforeResponse);
     }
     return cache;
   }

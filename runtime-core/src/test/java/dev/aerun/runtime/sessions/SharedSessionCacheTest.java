@@ -32,7 +32,7 @@ class SharedSessionCacheTest {
     ContextHandler context = new ContextHandler("/");
     SessionHandler sessions = new SessionHandler();
     DefaultSessionCache cache =
-        shared ? new SharedSessionCache(sessions) : new DefaultSessionCache(sessions);
+        shared ? new SharedSessionCache(sessions, true) : new DefaultSessionCache(sessions);
     cache.setEvictionPolicy(DefaultSessionCache.EVICT_ON_SESSION_EXIT);
     FileSessionDataStore store = new FileSessionDataStore(); // a store that keeps what it is given
     store.setStoreDir(storeDir.toFile());
